@@ -1,0 +1,420 @@
+//! Precomputed move and attack tables, built at compile time.
+//!
+//! Rook and cannon lines use ray masks: the first blocker in a direction is the lowest set
+//! bit of `ray & occupied` for the two increasing directions and the highest for the two
+//! decreasing ones. Horses, elephants, advisors, kings and pawns use small per-square
+//! tables; horse legs and elephant eyes are checked against the occupancy.
+
+use super::{Bitboard, Color, Square};
+
+/// Ray directions: North (+rank), East (+file), South, West.
+pub const NORTH: usize = 0;
+/// +file.
+pub const EAST: usize = 1;
+/// -rank.
+pub const SOUTH: usize = 2;
+/// -file.
+pub const WEST: usize = 3;
+
+const fn off(s: i32, df: i32, dr: i32) -> i32 {
+    let f = s % 9 + df;
+    let r = s / 9 + dr;
+    if f < 0 || f > 8 || r < 0 || r > 9 {
+        -1
+    } else {
+        r * 9 + f
+    }
+}
+
+const fn bit(s: i32) -> u128 {
+    if s < 0 {
+        0
+    } else {
+        1u128 << s
+    }
+}
+
+const fn in_palace(s: i32) -> bool {
+    let f = s % 9;
+    let r = s / 9;
+    f >= 3 && f <= 5 && (r <= 2 || r >= 7)
+}
+
+const fn same_half(a: i32, b: i32) -> bool {
+    (a / 9 <= 4) == (b / 9 <= 4)
+}
+
+const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+const fn make_rays() -> [[u128; 4]; 90] {
+    let mut t = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let mut cur = off(s, DIRS[d].0, DIRS[d].1);
+            while cur >= 0 {
+                t[s as usize][d] |= 1u128 << cur;
+                cur = off(cur, DIRS[d].0, DIRS[d].1);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `RAYS[sq][dir]`: squares from `sq` (exclusive) to the edge in `dir`.
+pub static RAYS: [[u128; 4]; 90] = make_rays();
+
+const fn make_king() -> [u128; 90] {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        if in_palace(s) {
+            let mut d = 0;
+            while d < 4 {
+                let to = off(s, DIRS[d].0, DIRS[d].1);
+                if to >= 0 && in_palace(to) {
+                    t[s as usize] |= bit(to);
+                }
+                d += 1;
+            }
+        }
+        s += 1;
+    }
+    t
+}
+
+const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+
+const fn make_advisor() -> [u128; 90] {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        if in_palace(s) {
+            let mut d = 0;
+            while d < 4 {
+                let to = off(s, DIAG[d].0, DIAG[d].1);
+                if to >= 0 && in_palace(to) {
+                    t[s as usize] |= bit(to);
+                }
+                d += 1;
+            }
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Orthogonal king steps inside the palace of the square.
+pub static KING_MOVES: [u128; 90] = make_king();
+/// Diagonal advisor steps inside the palace of the square.
+pub static ADVISOR_MOVES: [u128; 90] = make_advisor();
+
+const fn make_elephant() -> ([[u128; 4]; 90], [[u128; 4]; 90]) {
+    let mut eye = [[0u128; 4]; 90];
+    let mut target = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let to = off(s, 2 * DIAG[d].0, 2 * DIAG[d].1);
+            if to >= 0 && same_half(s, to) {
+                eye[s as usize][d] = bit(off(s, DIAG[d].0, DIAG[d].1));
+                target[s as usize][d] = bit(to);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    (eye, target)
+}
+
+const ELEPHANT: ([[u128; 4]; 90], [[u128; 4]; 90]) = make_elephant();
+/// `ELEPHANT_EYE[sq][i]`: the eye that must be empty for the i-th elephant move (0 if none).
+pub static ELEPHANT_EYE: [[u128; 4]; 90] = ELEPHANT.0;
+/// `ELEPHANT_TARGET[sq][i]`: the i-th elephant destination on the same side of the river.
+pub static ELEPHANT_TARGET: [[u128; 4]; 90] = ELEPHANT.1;
+
+const fn make_horse() -> ([[u128; 4]; 90], [[u128; 4]; 90]) {
+    let mut leg = [[0u128; 4]; 90];
+    let mut target = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (dx, dy) = DIRS[d];
+            let l = off(s, dx, dy);
+            if l >= 0 {
+                leg[s as usize][d] = bit(l);
+                // the two destinations one more step forward and one to either side
+                let (a, b) = if dx == 0 {
+                    (off(s, 1, 2 * dy), off(s, -1, 2 * dy))
+                } else {
+                    (off(s, 2 * dx, 1), off(s, 2 * dx, -1))
+                };
+                target[s as usize][d] = bit(a) | bit(b);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    (leg, target)
+}
+
+const HORSE: ([[u128; 4]; 90], [[u128; 4]; 90]) = make_horse();
+/// `HORSE_LEG[sq][i]`: the leg point for the i-th pair of horse moves from `sq` (0 if off board).
+pub static HORSE_LEG: [[u128; 4]; 90] = HORSE.0;
+/// `HORSE_TARGET[sq][i]`: the destinations reached through leg `i`.
+pub static HORSE_TARGET: [[u128; 4]; 90] = HORSE.1;
+
+const fn make_horse_attackers() -> ([[u128; 4]; 90], [[u128; 4]; 90]) {
+    let mut leg = [[0u128; 4]; 90];
+    let mut src = [[0u128; 4]; 90];
+    let mut t = 0;
+    while t < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (dx, dy) = DIAG[d];
+            let l = off(t, dx, dy);
+            if l >= 0 {
+                leg[t as usize][d] = bit(l);
+                src[t as usize][d] = bit(off(t, dx, 2 * dy)) | bit(off(t, 2 * dx, dy));
+            }
+            d += 1;
+        }
+        t += 1;
+    }
+    (leg, src)
+}
+
+const HORSE_ATK: ([[u128; 4]; 90], [[u128; 4]; 90]) = make_horse_attackers();
+/// `HORSE_ATTACKER_LEG[sq][i]`: a diagonal neighbour of `sq`; when it is empty, a horse on
+/// one of `HORSE_ATTACKER_SRC[sq][i]` attacks `sq`.
+pub static HORSE_ATTACKER_LEG: [[u128; 4]; 90] = HORSE_ATK.0;
+/// See [`HORSE_ATTACKER_LEG`].
+pub static HORSE_ATTACKER_SRC: [[u128; 4]; 90] = HORSE_ATK.1;
+
+const fn make_pawn() -> [[u128; 90]; 2] {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let fwd = if c == 0 { 1 } else { -1 };
+        let mut s = 0;
+        while s < 90 {
+            t[c][s as usize] |= bit(off(s, 0, fwd));
+            let passed = if c == 0 { s / 9 >= 5 } else { s / 9 <= 4 };
+            if passed {
+                t[c][s as usize] |= bit(off(s, 1, 0)) | bit(off(s, -1, 0));
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const fn make_pawn_attackers(moves: [[u128; 90]; 2]) -> [[u128; 90]; 2] {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            let mut to = 0;
+            while to < 90 {
+                if moves[c][s] & (1u128 << to) != 0 {
+                    t[c][to] |= 1u128 << s;
+                }
+                to += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+const PAWN: [[u128; 90]; 2] = make_pawn();
+/// `PAWN_MOVES[color][sq]`: pawn steps (forward; sideways once across the river).
+pub static PAWN_MOVES: [[u128; 90]; 2] = PAWN;
+/// `PAWN_ATTACKERS[color][sq]`: squares from which a pawn of `color` attacks `sq`.
+pub static PAWN_ATTACKERS: [[u128; 90]; 2] = make_pawn_attackers(PAWN);
+
+/// First occupied square from `sq` in direction `dir` (`occ` restricted to the ray).
+#[inline(always)]
+pub fn first_blocker(sq: Square, dir: usize, occ: u128) -> Option<Square> {
+    let b = RAYS[sq.index()][dir] & occ;
+    if b == 0 {
+        return None;
+    }
+    let i = if dir < 2 {
+        b.trailing_zeros()
+    } else {
+        127 - b.leading_zeros()
+    };
+    // SAFETY: b has bits only below 90.
+    Some(unsafe { Square::new_unchecked(i as u8) })
+}
+
+/// Squares a rook on `sq` attacks (up to and including the first blocker each way).
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occ: u128) -> u128 {
+    let rays = &RAYS[sq.index()];
+    let mut att = 0u128;
+    for (dir, &ray) in rays.iter().enumerate() {
+        let b = ray & occ;
+        if b == 0 {
+            att |= ray;
+        } else {
+            let i = if dir < 2 {
+                b.trailing_zeros()
+            } else {
+                127 - b.leading_zeros()
+            };
+            att |= ray ^ RAYS[i as usize][dir];
+        }
+    }
+    att
+}
+
+/// Empty squares a cannon on `sq` can move to (its non-capturing moves).
+#[inline(always)]
+pub fn cannon_quiets(sq: Square, occ: u128) -> u128 {
+    rook_attacks(sq, occ) & !occ
+}
+
+/// Occupied squares a cannon on `sq` attacks by jumping exactly one screen.
+#[inline(always)]
+pub fn cannon_captures(sq: Square, occ: u128) -> u128 {
+    let rays = &RAYS[sq.index()];
+    let mut att = 0u128;
+    for (dir, &ray) in rays.iter().enumerate() {
+        let b = ray & occ;
+        if b == 0 {
+            continue;
+        }
+        let screen = if dir < 2 {
+            b.trailing_zeros()
+        } else {
+            127 - b.leading_zeros()
+        };
+        let b2 = RAYS[screen as usize][dir] & occ;
+        if b2 != 0 {
+            let t = if dir < 2 {
+                b2.trailing_zeros()
+            } else {
+                127 - b2.leading_zeros()
+            };
+            att |= 1u128 << t;
+        }
+    }
+    att
+}
+
+/// Squares a horse on `sq` attacks given the occupancy (legs checked).
+#[inline(always)]
+pub fn horse_attacks(sq: Square, occ: u128) -> u128 {
+    let legs = &HORSE_LEG[sq.index()];
+    let targets = &HORSE_TARGET[sq.index()];
+    let mut att = 0u128;
+    for i in 0..4 {
+        if legs[i] & occ == 0 {
+            att |= targets[i];
+        }
+    }
+    att
+}
+
+/// Squares an elephant on `sq` attacks given the occupancy (eyes checked, river kept).
+#[inline(always)]
+pub fn elephant_attacks(sq: Square, occ: u128) -> u128 {
+    let eyes = &ELEPHANT_EYE[sq.index()];
+    let targets = &ELEPHANT_TARGET[sq.index()];
+    let mut att = 0u128;
+    for i in 0..4 {
+        if targets[i] != 0 && eyes[i] & occ == 0 {
+            att |= targets[i];
+        }
+    }
+    att
+}
+
+/// Pawn steps of `color` from `sq`.
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> u128 {
+    PAWN_MOVES[color.index()][sq.index()]
+}
+
+/// Squares where `role` of `color` can ever stand: kings in their palace, advisors on their
+/// five points, elephants on their seven, pawns on their reachable points; others anywhere.
+pub fn reachable(color: Color, role: super::Role) -> Bitboard {
+    use super::Role;
+    let own_half = match color {
+        Color::Red => Bitboard::RED_HALF,
+        Color::Black => Bitboard::BLACK_HALF,
+    };
+    let palace = match color {
+        Color::Red => Bitboard::RED_PALACE,
+        Color::Black => Bitboard::BLACK_PALACE,
+    };
+    let fl = |f: u8, r: u8| Square::from_coords(f, r).expect("constant square").bit();
+    let rr = |r: u8| match color {
+        Color::Red => r,
+        Color::Black => 9 - r,
+    };
+    match role {
+        Role::King => palace,
+        Role::Advisor => {
+            Bitboard(fl(3, rr(0)) | fl(5, rr(0)) | fl(4, rr(1)) | fl(3, rr(2)) | fl(5, rr(2)))
+        }
+        Role::Elephant => Bitboard(
+            fl(2, rr(0))
+                | fl(6, rr(0))
+                | fl(0, rr(2))
+                | fl(4, rr(2))
+                | fl(8, rr(2))
+                | fl(2, rr(4))
+                | fl(6, rr(4)),
+        ),
+        Role::Pawn => {
+            let mut b = !own_half;
+            for f in [0u8, 2, 4, 6, 8] {
+                b |= Bitboard(fl(f, rr(3)) | fl(f, rr(4)));
+            }
+            b
+        }
+        _ => Bitboard::FULL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Role;
+
+    #[test]
+    fn reachable_point_counts() {
+        for c in Color::ALL {
+            assert_eq!(reachable(c, Role::King).count(), 9);
+            assert_eq!(reachable(c, Role::Advisor).count(), 5);
+            assert_eq!(reachable(c, Role::Elephant).count(), 7);
+            assert_eq!(reachable(c, Role::Pawn).count(), 55);
+        }
+    }
+
+    #[test]
+    fn horse_and_cannon() {
+        let occ = 0u128;
+        assert_eq!(horse_attacks(Square::B0, occ).count_ones(), 3);
+        // blocked leg b1 removes a2 and c2
+        assert_eq!(
+            horse_attacks(Square::B0, Square::B1.bit()),
+            Square::D1.bit()
+        );
+        // cannon h2 with screen on h7 captures h9
+        let occ = Square::H7.bit() | Square::H9.bit() | Square::H2.bit();
+        assert_eq!(cannon_captures(Square::H2, occ), Square::H9.bit());
+        assert_eq!(rook_attacks(Square::E4, 0).count_ones(), 17);
+    }
+}

@@ -1,0 +1,360 @@
+//! Legal move generation.
+//!
+//! Moves are generated as target bitboards per piece. When the side to move is not in
+//! check, only two kinds of move can expose its king: moving a piece that shields it (on a
+//! line between the king and an enemy rook, king or cannon, counting cannon screens, or on a
+//! horse leg next to the king) and moving onto a point between the king and an enemy cannon
+//! that has no screen yet. Those moves, king moves and every move out of check are tested
+//! one by one on the changed occupancy; all others are legal as generated, so counting them
+//! is a popcount (perft's bulk counting uses this).
+
+use super::attacks::{
+    cannon_captures, elephant_attacks, horse_attacks, pawn_attacks, rook_attacks, ADVISOR_MOVES,
+    HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
+};
+use super::bitboard::FULL_MASK;
+use super::{Move, Position, Role, Square};
+use arrayvec::ArrayVec;
+
+/// Upper bound on the moves of any position (119 pseudo-legal at most).
+pub const MAX_MOVES: usize = 128;
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+trait Sink {
+    fn one(&mut self, m: Move);
+    fn many(&mut self, from: Square, targets: u128);
+    fn done(&self) -> bool;
+}
+
+struct ListSink<'a>(&'a mut MoveList);
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        // Never more than MAX_MOVES moves: bounded by the piece counts of the game.
+        let _ = self.0.try_push(m);
+    }
+    #[inline(always)]
+    fn many(&mut self, from: Square, targets: u128) {
+        let mut t = targets;
+        while t != 0 {
+            // SAFETY: target bitboards only have bits below 90.
+            let to = unsafe { Square::new_unchecked(t.trailing_zeros() as u8) };
+            t &= t - 1;
+            let _ = self.0.try_push(Move::new(from, to));
+        }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+struct CountSink(usize);
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn many(&mut self, _: Square, targets: u128) {
+        self.0 += targets.count_ones() as usize;
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+struct AnySink(bool);
+
+impl Sink for AnySink {
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn many(&mut self, _: Square, targets: u128) {
+        self.0 |= targets != 0;
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
+}
+
+#[inline(always)]
+fn first(b: u128, dir: usize) -> u32 {
+    if dir < 2 {
+        b.trailing_zeros()
+    } else {
+        127 - b.leading_zeros()
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(false, &mut ListSink(&mut list));
+        list
+    }
+
+    /// Legal captures only (for quiescence search).
+    pub fn capture_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(true, &mut ListSink(&mut list));
+        list
+    }
+
+    /// Number of legal moves (without building a list).
+    pub fn count_legal(&self) -> usize {
+        let mut s = CountSink(0);
+        self.generate(false, &mut s);
+        s.0
+    }
+
+    /// True when the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut s = AnySink(false);
+        self.generate(false, &mut s);
+        s.0
+    }
+
+    /// True when `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let Some(p) = self.piece_at(m.from()) else {
+            return false;
+        };
+        if p.color != self.turn {
+            return false;
+        }
+        self.legal_moves().contains(&m)
+    }
+
+    /// The pseudo-legal move `from`-`to` leaves the mover's king safe.
+    #[inline(always)]
+    fn safe_after(&self, from: Square, to: Square, ksq: Square, occ: u128, enemy: u128) -> bool {
+        let fb = from.bit();
+        let tb = to.bit();
+        let occ2 = (occ & !fb) | tb;
+        let enemy2 = enemy & !tb;
+        let k = if from == ksq { to } else { ksq };
+        !self.attacked_with(k, !self.turn, occ2, enemy2)
+    }
+
+    /// Own pieces whose move may expose the king, and points whose filling may (a cannon
+    /// with no screen between it and the king).
+    #[inline(always)]
+    fn king_danger(&self, ksq: Square, own: u128, enemy: u128, occ: u128) -> (u128, u128) {
+        let r = &self.by_role;
+        let rooks = r[Role::Rook.index()] & enemy;
+        let cannons = r[Role::Cannon.index()] & enemy;
+        let eking = r[Role::King.index()] & enemy;
+        let mut pinned = 0u128;
+        let mut danger = 0u128;
+        let rays = &RAYS[ksq.index()];
+        for (dir, &ray) in rays.iter().enumerate() {
+            let vert = dir & 1 == 0;
+            let straight = rooks | if vert { eking } else { 0 };
+            if (straight | cannons) & ray == 0 {
+                continue;
+            }
+            let b1 = ray & occ;
+            let s1 = first(b1, dir);
+            let s1b = 1u128 << s1;
+            if s1b & cannons != 0 {
+                // filling any point between the king and this cannon gives check
+                danger |= ray ^ RAYS[s1 as usize][dir] ^ s1b;
+            }
+            let b2 = RAYS[s1 as usize][dir] & occ;
+            if b2 == 0 {
+                continue;
+            }
+            let s2 = first(b2, dir);
+            let s2b = 1u128 << s2;
+            if s2b & straight != 0 {
+                pinned |= s1b & own;
+            }
+            let b3 = RAYS[s2 as usize][dir] & occ;
+            if b3 != 0 && (1u128 << first(b3, dir)) & cannons != 0 {
+                pinned |= (s1b | s2b) & own;
+            }
+        }
+        let horses = r[Role::Horse.index()] & enemy;
+        if horses != 0 {
+            let legs = &HORSE_ATTACKER_LEG[ksq.index()];
+            let srcs = &HORSE_ATTACKER_SRC[ksq.index()];
+            for i in 0..4 {
+                if srcs[i] & horses != 0 {
+                    pinned |= legs[i] & own;
+                }
+            }
+        }
+        (pinned, danger)
+    }
+
+    #[inline(always)]
+    fn emit<S: Sink>(
+        &self,
+        sink: &mut S,
+        from: Square,
+        targets: u128,
+        slow: u128,
+        danger: u128,
+        ctx: (Square, u128, u128),
+    ) {
+        let (ksq, occ, enemy) = ctx;
+        if targets == 0 {
+            return;
+        }
+        let checked = if slow & from.bit() != 0 {
+            targets
+        } else {
+            sink.many(from, targets & !danger);
+            targets & danger
+        };
+        let mut t = checked;
+        while t != 0 {
+            // SAFETY: bits below 90.
+            let to = unsafe { Square::new_unchecked(t.trailing_zeros() as u8) };
+            t &= t - 1;
+            if self.safe_after(from, to, ksq, occ, enemy) {
+                sink.one(Move::new(from, to));
+            }
+        }
+    }
+
+    fn generate<S: Sink>(&self, captures_only: bool, sink: &mut S) {
+        let us = self.turn;
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let occ = own | enemy;
+        let ksq = self.king(us);
+        let targets = if captures_only {
+            enemy
+        } else {
+            !own & FULL_MASK
+        };
+        let in_check = self.attacked_with(ksq, !us, occ, enemy);
+        let (slow, danger) = if in_check {
+            (own, 0)
+        } else {
+            self.king_danger(ksq, own, enemy, occ)
+        };
+        let ctx = (ksq, occ, enemy);
+        let r = &self.by_role;
+
+        for from in super::Bitboard(r[Role::Rook.index()] & own) {
+            self.emit(
+                sink,
+                from,
+                rook_attacks(from, occ) & targets,
+                slow,
+                danger,
+                ctx,
+            );
+        }
+        if sink.done() {
+            return;
+        }
+        for from in super::Bitboard(r[Role::Cannon.index()] & own) {
+            let mut t = cannon_captures(from, occ) & enemy;
+            if !captures_only {
+                t |= rook_attacks(from, occ) & !occ;
+            }
+            self.emit(sink, from, t, slow, danger, ctx);
+        }
+        if sink.done() {
+            return;
+        }
+        for from in super::Bitboard(r[Role::Horse.index()] & own) {
+            self.emit(
+                sink,
+                from,
+                horse_attacks(from, occ) & targets,
+                slow,
+                danger,
+                ctx,
+            );
+        }
+        for from in super::Bitboard(r[Role::Pawn.index()] & own) {
+            self.emit(
+                sink,
+                from,
+                pawn_attacks(us, from) & targets,
+                slow,
+                danger,
+                ctx,
+            );
+        }
+        if sink.done() {
+            return;
+        }
+        for from in super::Bitboard(r[Role::Advisor.index()] & own) {
+            self.emit(
+                sink,
+                from,
+                ADVISOR_MOVES[from.index()] & targets,
+                slow,
+                danger,
+                ctx,
+            );
+        }
+        for from in super::Bitboard(r[Role::Elephant.index()] & own) {
+            self.emit(
+                sink,
+                from,
+                elephant_attacks(from, occ) & targets,
+                slow,
+                danger,
+                ctx,
+            );
+        }
+        // king moves are always tested
+        self.emit(
+            sink,
+            ksq,
+            KING_MOVES[ksq.index()] & targets,
+            FULL_MASK,
+            0,
+            ctx,
+        );
+    }
+}
+
+/// Perft: leaf count of the legal move tree to `depth` plies (bulk counting at the last ply).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal() as u64,
+        _ => {
+            let mut n = 0;
+            for m in pos.legal_moves() {
+                let u = pos.play(m);
+                n += perft(pos, depth - 1);
+                pos.undo(m, u);
+            }
+            n
+        }
+    }
+}
+
+/// Perft split by the first move (`--divide`), in generation order.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let u = pos.play(m);
+            let n = perft(pos, depth - 1);
+            pos.undo(m, u);
+            (m, n)
+        })
+        .collect()
+}

@@ -1,0 +1,405 @@
+//! A validated position with bitboards, incremental Zobrist keys and make/unmake.
+
+use super::attacks::{
+    self, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS, RAYS,
+};
+use super::zobrist::{piece_key, side_key};
+use super::{Bitboard, Color, Move, Piece, PositionError, Role, Setup, Square};
+
+/// A legal Xiangqi position (or, through [`Position::from_setup_unchecked`], any placement
+/// with one king per side, as the tablebase index needs).
+///
+/// Besides its own Zobrist key the position keeps the key of its left-right mirror image,
+/// updated incrementally, so [`Position::mirror`] and book look-ups get it for free.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    pub(crate) board: [Option<Piece>; 90],
+    pub(crate) by_color: [u128; 2],
+    pub(crate) by_role: [u128; 7],
+    pub(crate) turn: Color,
+    pub(crate) key: u64,
+    pub(crate) mirror_key: u64,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+}
+
+/// What [`Position::play`] needs to take a move back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: Option<Piece>,
+    halfmoves: u32,
+    key: u64,
+    mirror_key: u64,
+}
+
+impl Undo {
+    /// The piece the move captured.
+    pub fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::from_setup(&Setup::start()).expect("the start position is legal")
+    }
+
+    /// Validate `setup` (material, points, kings facing, side not to move in check).
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        setup.validate_placement()?;
+        let pos = Position::from_setup_unchecked(setup)?;
+        pos.check_placement_legal()?;
+        Ok(pos)
+    }
+
+    /// Build a position from any placement with exactly one king per side, without the
+    /// other checks. Move generation works on it; whether it is legal can be asked with
+    /// [`Position::check_placement_legal`].
+    pub fn from_setup_unchecked(setup: &Setup) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            board: setup.board,
+            by_color: [0; 2],
+            by_role: [0; 7],
+            turn: setup.turn,
+            key: 0,
+            mirror_key: 0,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+        };
+        for (i, p) in setup.board.iter().enumerate() {
+            if let Some(p) = p {
+                let sq = Square::ALL[i];
+                pos.by_color[p.color.index()] |= sq.bit();
+                pos.by_role[p.role.index()] |= sq.bit();
+                pos.key ^= piece_key(*p, sq);
+                pos.mirror_key ^= piece_key(*p, sq.mirror());
+            }
+        }
+        if setup.turn == Color::Black {
+            pos.key ^= side_key();
+            pos.mirror_key ^= side_key();
+        }
+        for c in Color::ALL {
+            let n = (pos.by_color[c.index()] & pos.by_role[Role::King.index()]).count_ones();
+            if n == 0 {
+                return Err(PositionError::MissingKing(c));
+            }
+            if n > 1 {
+                return Err(PositionError::TooMany {
+                    color: c,
+                    role: Role::King,
+                    count: n as usize,
+                });
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Kings not facing and the side not to move not in check.
+    pub fn check_placement_legal(&self) -> Result<(), PositionError> {
+        if self.kings_facing() {
+            return Err(PositionError::KingsFacing);
+        }
+        let them = !self.turn;
+        if self.is_attacked(self.king(them), self.turn) {
+            return Err(PositionError::OppositeCheck(them));
+        }
+        Ok(())
+    }
+
+    /// The unchecked setup of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// Piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Zobrist key (scheme in [`crate::board::zobrist`]).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Zobrist key of the left-right mirror image.
+    #[inline]
+    pub fn mirror_key(&self) -> u64 {
+        self.mirror_key
+    }
+
+    /// Plies since the last capture.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// Move number.
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.by_color[0] | self.by_color[1])
+    }
+
+    /// Pieces of one colour.
+    #[inline]
+    pub fn by_color(&self, c: Color) -> Bitboard {
+        Bitboard(self.by_color[c.index()])
+    }
+
+    /// Pieces of one kind, both colours.
+    #[inline]
+    pub fn by_role(&self, r: Role) -> Bitboard {
+        Bitboard(self.by_role[r.index()])
+    }
+
+    /// Pieces of one colour and kind.
+    #[inline]
+    pub fn pieces(&self, c: Color, r: Role) -> Bitboard {
+        Bitboard(self.by_color[c.index()] & self.by_role[r.index()])
+    }
+
+    /// Square of `c`'s king.
+    #[inline]
+    pub fn king(&self, c: Color) -> Square {
+        let b = self.by_color[c.index()] & self.by_role[Role::King.index()];
+        // Every Position has one king per side (checked at construction).
+        debug_assert!(b != 0);
+        // SAFETY: b has bits below 90 only; the constructor guarantees a king.
+        unsafe { Square::new_unchecked(b.trailing_zeros() as u8) }
+    }
+
+    /// True when the kings stand on one file with nothing between them.
+    pub fn kings_facing(&self) -> bool {
+        let rk = self.king(Color::Red);
+        let bk = self.king(Color::Black);
+        rk.file() == bk.file()
+            && first_blocker(rk, attacks::NORTH, self.by_color[0] | self.by_color[1]) == Some(bk)
+    }
+
+    /// True when the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king(self.turn), !self.turn)
+    }
+
+    /// True when `sq` is attacked by a piece of `by` (the enemy king counts on an open file).
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_with(
+            sq,
+            by,
+            self.by_color[0] | self.by_color[1],
+            self.by_color[by.index()],
+        )
+    }
+
+    /// Attack test on a hypothetical occupancy: `occ` all pieces, `theirs` the attacker's
+    /// pieces still on the board (a captured attacker is removed from `theirs`).
+    #[inline(always)]
+    pub(crate) fn attacked_with(&self, sq: Square, by: Color, occ: u128, theirs: u128) -> bool {
+        let r = &self.by_role;
+        if PAWN_ATTACKERS[by.index()][sq.index()] & r[Role::Pawn.index()] & theirs != 0 {
+            return true;
+        }
+        let horses = r[Role::Horse.index()] & theirs;
+        if horses != 0 {
+            let legs = &HORSE_ATTACKER_LEG[sq.index()];
+            let srcs = &HORSE_ATTACKER_SRC[sq.index()];
+            for i in 0..4 {
+                if srcs[i] & horses != 0 && legs[i] & occ == 0 {
+                    return true;
+                }
+            }
+        }
+        let rooks = r[Role::Rook.index()] & theirs;
+        let cannons = r[Role::Cannon.index()] & theirs;
+        let king = r[Role::King.index()] & theirs;
+        let lines = Bitboard::rank(sq.rank()).0 | Bitboard::file(sq.file()).0;
+        if (rooks | cannons | king) & lines == 0 {
+            return false;
+        }
+        let rays = &RAYS[sq.index()];
+        for (dir, &ray) in rays.iter().enumerate() {
+            let sliders = (rooks | cannons | if dir & 1 == 0 { king } else { 0 }) & ray;
+            if sliders == 0 {
+                continue;
+            }
+            let b = ray & occ;
+            let s1 = if dir < 2 {
+                b.trailing_zeros()
+            } else {
+                127 - b.leading_zeros()
+            };
+            let s1b = 1u128 << s1;
+            if s1b & (rooks | if dir & 1 == 0 { king } else { 0 }) != 0 {
+                return true;
+            }
+            if cannons & ray == 0 {
+                continue;
+            }
+            let b2 = RAYS[s1 as usize][dir] & occ;
+            if b2 == 0 {
+                continue;
+            }
+            let s2 = if dir < 2 {
+                b2.trailing_zeros()
+            } else {
+                127 - b2.leading_zeros()
+            };
+            if cannons & (1u128 << s2) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Play `m`, which must be legal here (from [`Position::legal_moves`] or checked with
+    /// [`Position::is_legal`]); returns what [`Position::undo`] needs.
+    #[inline]
+    pub fn play(&mut self, m: Move) -> Undo {
+        let from = m.from();
+        let to = m.to();
+        let piece = self.board[from.index()].expect("play: a legal move starts on a piece");
+        let captured = self.board[to.index()];
+        let undo = Undo {
+            captured,
+            halfmoves: self.halfmoves,
+            key: self.key,
+            mirror_key: self.mirror_key,
+        };
+        let fb = from.bit();
+        let tb = to.bit();
+        let us = self.turn.index();
+        self.by_color[us] ^= fb | tb;
+        self.by_role[piece.role.index()] ^= fb | tb;
+        let mut key = self.key ^ piece_key(piece, from) ^ piece_key(piece, to) ^ side_key();
+        let mut mkey = self.mirror_key
+            ^ piece_key(piece, from.mirror())
+            ^ piece_key(piece, to.mirror())
+            ^ side_key();
+        if let Some(c) = captured {
+            self.by_color[1 - us] ^= tb;
+            self.by_role[c.role.index()] ^= tb;
+            key ^= piece_key(c, to);
+            mkey ^= piece_key(c, to.mirror());
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        self.key = key;
+        self.mirror_key = mkey;
+        self.board[to.index()] = Some(piece);
+        self.board[from.index()] = None;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        undo
+    }
+
+    /// Take back `m`, played with [`Position::play`] which returned `undo`.
+    #[inline]
+    pub fn undo(&mut self, m: Move, undo: Undo) {
+        let from = m.from();
+        let to = m.to();
+        self.turn = !self.turn;
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        let piece = self.board[to.index()].expect("undo: the moved piece stands on `to`");
+        let fb = from.bit();
+        let tb = to.bit();
+        let us = self.turn.index();
+        self.by_color[us] ^= fb | tb;
+        self.by_role[piece.role.index()] ^= fb | tb;
+        if let Some(c) = undo.captured {
+            self.by_color[1 - us] ^= tb;
+            self.by_role[c.role.index()] ^= tb;
+        }
+        self.board[from.index()] = Some(piece);
+        self.board[to.index()] = undo.captured;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        self.mirror_key = undo.mirror_key;
+    }
+
+    /// Play `m` on a copy.
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.play(m);
+        p
+    }
+
+    /// Pass the move (for null-move pruning): the other side to move, same pieces.
+    pub fn play_null(&mut self) {
+        self.turn = !self.turn;
+        self.key ^= side_key();
+        self.mirror_key ^= side_key();
+    }
+
+    /// Left-right mirror image; its key is this position's mirror key (no recomputation
+    /// of the hash).
+    pub fn mirror(&self) -> Position {
+        let mut board = [None; 90];
+        for (i, p) in self.board.iter().enumerate() {
+            board[Square::ALL[i].mirror().index()] = *p;
+        }
+        let mb = |b: u128| Bitboard(b).mirror().0;
+        Position {
+            board,
+            by_color: [mb(self.by_color[0]), mb(self.by_color[1])],
+            by_role: std::array::from_fn(|i| mb(self.by_role[i])),
+            turn: self.turn,
+            key: self.mirror_key,
+            mirror_key: self.key,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// Colour flip: ranks reversed, colours swapped, the other side to move.
+    pub fn flip_colors(&self) -> Position {
+        Position::from_setup_unchecked(&self.to_setup().flip_colors())
+            .expect("a flipped position keeps one king per side")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirror_key_matches_recomputed() {
+        let p =
+            Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w")
+                .unwrap();
+        let m = p.mirror();
+        let fresh = Position::from_setup(&p.to_setup().mirror()).unwrap();
+        assert_eq!(m, fresh);
+        assert_eq!(m.key(), fresh.key());
+        assert_eq!(m.mirror(), p);
+        let f = p.flip_colors();
+        assert_eq!(f.flip_colors(), p);
+        assert_eq!(f.turn(), Color::Black);
+    }
+}

@@ -1,0 +1,195 @@
+//! An unchecked placement of pieces ([`Setup`]) and the checks that turn it into a legal
+//! [`crate::board::Position`].
+
+use super::attacks::reachable;
+use super::{Color, Piece, Role, Square};
+
+/// Any placement of pieces with a side to move, legal or not. The tablebase index decodes
+/// into this type; [`crate::board::Position::from_setup`] validates it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Setup {
+    /// Piece on each square, indexed by [`Square::index`].
+    pub board: [Option<Piece>; 90],
+    /// Side to move.
+    pub turn: Color,
+    /// Plies since the last capture (FEN halfmove clock).
+    pub halfmoves: u32,
+    /// Move number, starting at 1 and incremented after Black moves.
+    pub fullmoves: u32,
+}
+
+/// FEN of the standard start position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::empty()
+    }
+}
+
+impl Setup {
+    /// An empty board, Red to move.
+    pub const fn empty() -> Setup {
+        Setup {
+            board: [None; 90],
+            turn: Color::Red,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// The standard start position.
+    pub fn start() -> Setup {
+        Setup::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
+    /// Piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Put `piece` on `sq`, replacing what was there.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        self.board[sq.index()] = Some(piece);
+    }
+
+    /// Clear `sq`, returning what was there.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()].take()
+    }
+
+    /// All pieces with their squares, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::ALL
+            .iter()
+            .filter_map(move |&sq| self.board[sq.index()].map(|p| (sq, p)))
+    }
+
+    /// Number of pieces of `color` and `role`.
+    pub fn count(&self, color: Color, role: Role) -> usize {
+        self.board
+            .iter()
+            .filter(|p| **p == Some(Piece::new(color, role)))
+            .count()
+    }
+
+    /// Left-right mirror image (same side to move).
+    pub fn mirror(&self) -> Setup {
+        let mut out = self.clone();
+        for sq in Square::ALL {
+            out.board[sq.mirror().index()] = self.board[sq.index()];
+        }
+        out
+    }
+
+    /// Colour flip: ranks reversed, colours swapped, the other side to move.
+    pub fn flip_colors(&self) -> Setup {
+        let mut out = self.clone();
+        for sq in Square::ALL {
+            out.board[sq.flip().index()] =
+                self.board[sq.index()].map(|p| Piece::new(!p.color, p.role));
+        }
+        out.turn = !self.turn;
+        out
+    }
+
+    /// Square of `color`'s king, if exactly one is present.
+    pub fn king(&self, color: Color) -> Option<Square> {
+        let mut it = self
+            .pieces()
+            .filter(|(_, p)| *p == Piece::new(color, Role::King))
+            .map(|(s, _)| s);
+        let k = it.next()?;
+        if it.next().is_some() {
+            None
+        } else {
+            Some(k)
+        }
+    }
+
+    /// Check material and placement: counts, kings, points each piece can reach, unpassed
+    /// pawns sharing a file. Does not look at checks (see `Position::from_setup`).
+    pub fn validate_placement(&self) -> Result<(), PositionError> {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let n = self.count(color, role);
+                if n > role.max_count() as usize {
+                    return Err(PositionError::TooMany {
+                        color,
+                        role,
+                        count: n,
+                    });
+                }
+            }
+            if self.count(color, Role::King) == 0 {
+                return Err(PositionError::MissingKing(color));
+            }
+        }
+        for (sq, p) in self.pieces() {
+            if !reachable(p.color, p.role).contains(sq) {
+                return Err(PositionError::Unreachable {
+                    piece: p,
+                    square: sq,
+                });
+            }
+        }
+        for color in Color::ALL {
+            let (r3, r4) = match color {
+                Color::Red => (3, 4),
+                Color::Black => (6, 5),
+            };
+            for file in [0u8, 2, 4, 6, 8] {
+                let pawn = Some(Piece::new(color, Role::Pawn));
+                let a = Square::from_coords(file, r3).expect("constant square");
+                let b = Square::from_coords(file, r4).expect("constant square");
+                if self.piece_at(a) == pawn && self.piece_at(b) == pawn {
+                    return Err(PositionError::PawnsShareFile { color, file });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a placement is not a legal position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// More pieces of a kind than the game has.
+    #[error("too much material: {color} has {count} {}s (at most {})", role.name(), role.max_count())]
+    TooMany {
+        /// Owner.
+        color: Color,
+        /// Kind.
+        role: Role,
+        /// How many were found.
+        count: usize,
+    },
+    /// No king of one colour.
+    #[error("{0} has no king")]
+    MissingKing(Color),
+    /// A piece on a point it can never reach.
+    #[error("{piece} on {square}: a point it can never reach")]
+    Unreachable {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
+    /// Two pawns of one colour that have not crossed the river on one file.
+    #[error("two unpassed {color} pawns on file {}", (b'a' + file) as char)]
+    PawnsShareFile {
+        /// Owner.
+        color: Color,
+        /// File 0..8.
+        file: u8,
+    },
+    /// The kings face each other on an open file.
+    #[error("the kings face each other on an open file")]
+    KingsFacing,
+    /// The side that is not to move is in check.
+    #[error("{0} is in check but it is not {0}'s turn")]
+    OppositeCheck(Color),
+}

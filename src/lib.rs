@@ -1,0 +1,10 @@
+//! xqdb: Xiangqi (Chinese chess) rules, endgame tablebases, opening books and an engine.
+//!
+//! Module map:
+//! * [`board`]: squares, bitboards, pieces, positions, FEN, legal moves, Zobrist keys.
+//! * [`display`]: terminal rendering of positions.
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod display;

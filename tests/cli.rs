@@ -1,0 +1,51 @@
+//! The binary: exit codes and one-line errors.
+
+use std::process::Command;
+
+fn xqdb(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xqdb"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_and_divide() {
+    let (ok, out, _) = xqdb(&["perft", "startpos", "3"]);
+    assert!(ok);
+    assert!(out.contains("perft 3: 79666 leaves"), "{out}");
+    let (ok, out, _) = xqdb(&["perft", "startpos", "2", "--divide"]);
+    assert!(ok);
+    assert!(out.contains("a0a1: 44"), "{out}");
+    assert!(out.contains("perft 2: 1920 leaves"), "{out}");
+}
+
+#[test]
+fn show_prints_board_and_moves() {
+    let (ok, out, _) = xqdb(&["show", "startpos", "--no-color"]);
+    assert!(ok);
+    assert!(out.contains('帥') && out.contains('將'));
+    assert!(out.contains("Side to move: Red"));
+    assert!(out.contains("Legal moves (44)"));
+    assert!(out.contains("h2e2"));
+}
+
+#[test]
+fn bad_input_is_one_line_error_and_failure() {
+    for args in [
+        &["show", "4k4/9/9/9/9/9/9/9/9/4K4 w"][..],
+        &["perft", "not a fen", "2"][..],
+        &["show", "3k5/9/9/9/9/9/9/9/9/4K4 q"][..],
+    ] {
+        let (ok, out, err) = xqdb(args);
+        assert!(!ok, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

@@ -1,0 +1,121 @@
+//! make/unmake, incremental keys, mirror and colour flip over random playouts.
+
+use xqdb::board::{Position, Setup};
+
+/// Small deterministic generator for playouts (SplitMix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn recomputed(pos: &Position) -> Position {
+    Position::from_setup_unchecked(&pos.to_setup()).unwrap()
+}
+
+#[test]
+fn playouts_keep_keys_and_undo_exact() {
+    let mut rng = Rng(7);
+    let starts = [
+        Position::startpos(),
+        Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w")
+            .unwrap(),
+    ];
+    let mut plies = 0;
+    for game in 0..300 {
+        let mut pos = starts[game % 2].clone();
+        let mut history = Vec::new();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                assert!(!pos.has_legal_move());
+                break;
+            }
+            assert_eq!(moves.len(), pos.count_legal());
+            let m = moves[rng.below(moves.len())];
+            let before = pos.clone();
+            let undo = pos.play(m);
+            plies += 1;
+            // every reached position is legal and its keys equal keys computed from scratch
+            let fresh = recomputed(&pos);
+            assert_eq!(
+                pos.key(),
+                fresh.key(),
+                "key after {m} in {}",
+                before.to_fen()
+            );
+            assert_eq!(pos.mirror_key(), fresh.mirror_key());
+            assert_eq!(Position::from_setup(&pos.to_setup()).as_ref(), Ok(&pos));
+            assert_eq!(pos.mirror().key(), pos.mirror_key());
+            assert_eq!(pos.mirror().mirror(), pos);
+            // the mirrored move is legal in the mirrored position and leads to the mirror
+            assert!(before.mirror().is_legal(m.mirror()));
+            assert_eq!(before.mirror().after(m.mirror()), pos.mirror());
+            // colour flip keeps the move count
+            assert_eq!(pos.flip_colors().count_legal(), pos.count_legal());
+            history.push((m, undo, before));
+        }
+        while let Some((m, undo, before)) = history.pop() {
+            pos.undo(m, undo);
+            assert_eq!(pos, before);
+            assert_eq!(pos.key(), before.key());
+        }
+    }
+    assert!(plies > 10_000);
+}
+
+#[test]
+fn captures_are_the_capturing_legal_moves() {
+    let mut rng = Rng(11);
+    for _ in 0..100 {
+        let mut pos = Position::startpos();
+        for _ in 0..80 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let caps: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to()).is_some())
+                .collect();
+            assert_eq!(pos.capture_moves().to_vec(), caps);
+            let m = moves[rng.below(moves.len())];
+            pos.play(m);
+        }
+    }
+}
+
+#[test]
+fn no_legal_move_loses_even_without_check() {
+    // Black king on d9 boxed in by the red king's file and a rook: no move, not in check.
+    let pos = Position::from_fen("3k5/9/R8/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(!pos.in_check());
+    let moves = pos.legal_moves();
+    assert!(moves.iter().all(|m| pos.is_legal(*m)));
+    let setup = Setup::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(Position::from_setup(&setup).unwrap().has_legal_move());
+}
+
+#[test]
+fn flying_general_and_cannon_screens() {
+    // the red horse on e4 is pinned by the facing kings: it cannot move at all
+    let pos = Position::from_fen("4k4/9/9/9/9/4N4/9/9/9/4K4 w").unwrap();
+    assert!(pos
+        .legal_moves()
+        .iter()
+        .all(|m| m.from().to_string() != "e4"));
+    assert_eq!(pos.count_legal(), 3); // king e0-d0, e0-f0, e0-e1
+                                      // moving a piece onto the line between the king and a cannon gives check: illegal
+    let pos = Position::from_fen("4k4/9/9/9/9/4c4/9/9/3R5/4K4 w").unwrap();
+    assert!(!pos.is_legal("d1e1".parse().unwrap()));
+    assert!(pos.is_legal("d1d2".parse().unwrap()));
+}
