@@ -8,3 +8,4 @@
 
 pub mod board;
 pub mod display;
+pub mod index;

@@ -49,3 +49,14 @@ fn bad_input_is_one_line_error_and_failure() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+#[test]
+fn count_one_material() {
+    let (ok, out, _) = xqdb(&["count", "KRNKR"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("placements:         53331696"), "{out}");
+    assert!(out.contains("redundant indexes:  0"), "{out}");
+    let (ok, _, err) = xqdb(&["count", "KRRRK"]);
+    assert!(!ok);
+    assert!(err.contains("3 rooks"), "{err}");
+}

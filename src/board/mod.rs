@@ -9,6 +9,7 @@ mod movegen;
 mod mv;
 mod piece;
 mod position;
+pub mod retro;
 mod setup;
 mod square;
 pub mod zobrist;

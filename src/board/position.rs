@@ -96,6 +96,56 @@ impl Position {
         Ok(pos)
     }
 
+    /// Build a position from a piece list (one king per side required; other counts and
+    /// points unchecked), as the tablebase index decodes placements.
+    pub fn from_pieces(pieces: &[(Piece, Square)], turn: Color) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            board: [None; 90],
+            by_color: [0; 2],
+            by_role: [0; 7],
+            turn,
+            key: if turn == Color::Black { side_key() } else { 0 },
+            mirror_key: if turn == Color::Black { side_key() } else { 0 },
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        for &(p, sq) in pieces {
+            if pos.board[sq.index()].is_some() {
+                continue;
+            }
+            pos.board[sq.index()] = Some(p);
+            pos.by_color[p.color.index()] |= sq.bit();
+            pos.by_role[p.role.index()] |= sq.bit();
+            pos.key ^= piece_key(p, sq);
+            pos.mirror_key ^= piece_key(p, sq.mirror());
+        }
+        for c in Color::ALL {
+            let n = (pos.by_color[c.index()] & pos.by_role[Role::King.index()]).count_ones();
+            if n != 1 {
+                return Err(if n == 0 {
+                    PositionError::MissingKing(c)
+                } else {
+                    PositionError::TooMany {
+                        color: c,
+                        role: Role::King,
+                        count: n as usize,
+                    }
+                });
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Pieces with their squares (Red's first, by square).
+    pub fn piece_list(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        self.occupied().map(move |sq| {
+            (
+                self.board[sq.index()].expect("occupied square has a piece"),
+                sq,
+            )
+        })
+    }
+
     /// Kings not facing and the side not to move not in check.
     pub fn check_placement_legal(&self) -> Result<(), PositionError> {
         if self.kings_facing() {

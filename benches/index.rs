@@ -1,0 +1,45 @@
+//! Placement index throughput on KRNKR: unrank + rank pairs, single thread.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Duration;
+use xqdb::index::PlacementIndex;
+
+const PAIRS: u64 = 1_000_000;
+
+fn bench_index(c: &mut Criterion) {
+    let idx = PlacementIndex::new("KRNKR".parse().unwrap()).unwrap();
+    let size = idx.size();
+    let mut group = c.benchmark_group("index_krnkr");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(PAIRS));
+    group.bench_function("unrank_rank_pairs_piece_list", |b| {
+        b.iter(|| {
+            let mut i = 12345u64;
+            let mut acc = 0u64;
+            for _ in 0..PAIRS {
+                i = (i + 0x9E37_79B9) % size;
+                let p = idx.unrank_pieces(black_box(i)).expect("in range");
+                acc ^= idx.rank_pieces(&p).expect("round trip");
+            }
+            acc
+        })
+    });
+    group.bench_function("unrank_rank_pairs_setup", |b| {
+        b.iter(|| {
+            let mut i = 12345u64;
+            let mut acc = 0u64;
+            for _ in 0..PAIRS {
+                i = (i + 0x9E37_79B9) % size;
+                let s = idx.unrank(black_box(i)).expect("in range");
+                acc ^= idx.rank(&s).expect("round trip");
+            }
+            acc
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_index);
+criterion_main!(benches);

@@ -1,0 +1,11 @@
+//! Material signatures, the combinatorial placement index and exact state counting.
+
+pub mod binomial;
+pub mod count;
+pub mod half;
+mod material;
+mod placement;
+pub mod tail;
+
+pub use material::{Material, MaterialError, WRITE_ORDER};
+pub use placement::{IndexError, PieceList, PlacementIndex, TailCtx};

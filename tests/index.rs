@@ -1,0 +1,220 @@
+//! The placement index: exhaustive round trips and brute-force enumeration.
+
+use std::collections::HashSet;
+use xqdb::board::{attacks::reachable, Color, Piece, Role, Setup, Square};
+use xqdb::index::{Material, PlacementIndex};
+
+fn key(s: &Setup) -> Vec<(u8, u8)> {
+    s.pieces()
+        .map(|(sq, p)| (sq as u8, p.index() as u8))
+        .collect()
+}
+
+fn round_trip_all(m: Material) -> u64 {
+    let idx = PlacementIndex::new(m).unwrap();
+    for i in 0..idx.size() {
+        let s = idx.unrank(i).unwrap();
+        assert_eq!(Material::of_setup(&s), m, "{m} index {i}");
+        assert!(
+            s.validate_placement().is_ok(),
+            "{m} index {i}: {}",
+            s.board_fen()
+        );
+        assert_eq!(idx.rank(&s), Ok(i), "{m} index {i}: {}", s.board_fen());
+        assert_eq!(
+            idx.rank(&s.mirror()),
+            Ok(i),
+            "{m} mirror of index {i}: {}",
+            s.board_fen()
+        );
+    }
+    idx.size()
+}
+
+#[test]
+fn every_index_round_trips_up_to_two_pieces() {
+    let mut total = 0;
+    for m in Material::all_up_to(2) {
+        total += round_trip_all(m);
+        // the colour swap is a different index with the same size
+        let swapped = PlacementIndex::new(m.swap_colors()).unwrap();
+        assert_eq!(swapped.size(), PlacementIndex::new(m).unwrap().size());
+    }
+    assert!(total > 1_000_000);
+}
+
+#[test]
+fn every_index_round_trips_for_some_three_piece_materials() {
+    for m in [
+        "KRKAA", "KNKAB", "KCPKA", "KPKAA", "KCAKA", "KPPKP", "KBBKP",
+    ] {
+        round_trip_all(m.parse().unwrap());
+    }
+}
+
+/// All placements of a material by brute force: every piece on every point it can reach.
+fn brute_force(m: Material) -> Vec<Setup> {
+    let mut pieces = Vec::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            for _ in 0..m.count(c, r) {
+                pieces.push(Piece::new(c, r));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    fn rec(
+        i: usize,
+        pieces: &[Piece],
+        s: &mut Setup,
+        out: &mut Vec<Setup>,
+        seen: &mut HashSet<Vec<(u8, u8)>>,
+    ) {
+        if i == pieces.len() {
+            if s.validate_placement().is_ok() && seen.insert(key(s)) {
+                out.push(s.clone());
+            }
+            return;
+        }
+        let p = pieces[i];
+        for sq in reachable(p.color, p.role) {
+            if s.piece_at(sq).is_none() {
+                s.put(sq, p);
+                rec(i + 1, pieces, s, out, seen);
+                s.remove(sq);
+            }
+        }
+    }
+    rec(0, &pieces, &mut Setup::empty(), &mut out, &mut seen);
+    out
+}
+
+#[test]
+fn decoded_placements_match_brute_force_up_to_two_pieces() {
+    for m in Material::all_up_to(2) {
+        let idx = PlacementIndex::new(m).unwrap();
+        let all = brute_force(m);
+        assert_eq!(idx.placements(), all.len() as u128, "{m} placements");
+        let mut classes = HashSet::new();
+        let mut hit = vec![false; idx.size() as usize];
+        for s in &all {
+            let a = key(s);
+            let b = key(&s.mirror());
+            classes.insert(a.clone().min(b.clone()));
+            let i = idx.rank(s).unwrap();
+            let back = idx.unrank(i).unwrap();
+            let k = key(&back);
+            assert!(
+                k == a || k == b,
+                "{m}: {} decodes to {}",
+                s.board_fen(),
+                back.board_fen()
+            );
+            hit[i as usize] = true;
+        }
+        assert_eq!(
+            idx.size(),
+            classes.len() as u64,
+            "{m}: index size vs mirror classes"
+        );
+        assert!(hit.iter().all(|&h| h), "{m}: every index is reached");
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn random_indexes_round_trip_for_larger_materials() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for m in [
+        "KRNKR",
+        "KRCKR",
+        "KRKNN",
+        "KCPKAA",
+        "KRNKAABB",
+        "KPPPKAABB",
+        "KRPPKRP",
+        "KNNCCKRRP",
+        "KRRNNCCAABBPPPPPKRRNNCCAABBPPPPP",
+    ] {
+        let m: Material = m.parse().unwrap();
+        let idx = match PlacementIndex::new(m) {
+            Ok(i) => i,
+            Err(e) => {
+                // the whole game is far beyond 64 bits
+                assert!(m.pieces_besides_kings() > 20, "{m}: {e}");
+                continue;
+            }
+        };
+        for _ in 0..20_000 {
+            let i = rng.next() % idx.size();
+            let s = idx.unrank(i).unwrap();
+            assert_eq!(idx.rank(&s), Ok(i), "{m} index {i}: {}", s.board_fen());
+            assert_eq!(idx.rank(&s.mirror()), Ok(i));
+        }
+    }
+}
+
+#[test]
+fn rank_rejects_wrong_material_and_points() {
+    let idx = PlacementIndex::new("KRK".parse().unwrap()).unwrap();
+    let s = Setup::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+    assert!(idx.rank(&s).unwrap_err().to_string().contains("material"));
+    let mut s = Setup::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w").unwrap();
+    assert!(idx.rank(&s).is_ok());
+    s.remove(Square::E0);
+    s.put(Square::A0, Piece::new(Color::Red, Role::King));
+    assert!(idx.rank(&s).is_err());
+    assert!(idx.unrank(idx.size()).is_err());
+}
+
+#[test]
+fn tail_moves_rank_like_the_general_path() {
+    let mut rng = Rng(99);
+    for m in ["KRNKR", "KCPKAA", "KRKNN", "KPPKAB", "KRPKP"] {
+        let m: Material = m.parse().unwrap();
+        let idx = PlacementIndex::new(m).unwrap();
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let i = rng.next() % idx.size();
+            let pieces = idx.unrank_pieces(i).unwrap();
+            let Some(ctx) = idx.prepare_tail(&pieces) else {
+                continue;
+            };
+            let occ: u128 = pieces.iter().map(|(_, s)| s.bit()).fold(0, |a, b| a | b);
+            for (k, &(p, from)) in pieces.iter().enumerate() {
+                let tail = matches!(p.role, Role::Rook | Role::Horse | Role::Cannon)
+                    || (p.role == Role::Pawn && (p.color == Color::Red) == (from.rank() >= 5));
+                if !tail {
+                    continue;
+                }
+                for to in Square::ALL {
+                    if occ & to.bit() != 0
+                        || (p.role == Role::Pawn && (to.rank() >= 5) != (from.rank() >= 5))
+                    {
+                        continue;
+                    }
+                    let mut moved = pieces.clone();
+                    moved[k] = (p, to);
+                    let expect = idx.rank_pieces(&moved).unwrap();
+                    assert_eq!(
+                        idx.rank_tail_move(&ctx, from, to),
+                        Some(expect),
+                        "{m}: {p:?} {from}-{to}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{m}: {checked}");
+    }
+}
