@@ -9,3 +9,5 @@
 pub mod board;
 pub mod display;
 pub mod index;
+pub mod paths;
+pub mod tablebase;

@@ -1,11 +1,15 @@
 //! Command-line interface: parses arguments, calls the library, prints.
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use xqdb::board::{perft, perft_divide, Position};
 use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
 use xqdb::index::Material;
+use xqdb::tablebase::pipeline::{closure, generate_set, load_table, peak_rss, GenSummary};
+use xqdb::tablebase::table::TableSet;
+use xqdb::tablebase::verify::verify_table;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +45,27 @@ enum Command {
         #[arg(long, conflicts_with = "material")]
         all: bool,
     },
+    /// Generate tablebases (WDL and DTM) with every table they depend on.
+    Gen {
+        /// Materials such as KRNKR (stronger side first; KKR is the same table as KRK).
+        materials: Vec<String>,
+        /// Every material with at most N pieces besides the kings.
+        #[arg(long, value_name = "N")]
+        max_pieces: Option<u32>,
+        /// The default set: every material with at most two pieces besides the kings.
+        #[arg(long)]
+        default: bool,
+        #[command(flatten)]
+        common: TableArgs,
+    },
+    /// Re-derive every value of tables from their successors and check their files.
+    Verify {
+        /// Materials to verify.
+        #[arg(required = true)]
+        materials: Vec<String>,
+        #[command(flatten)]
+        common: TableArgs,
+    },
     /// Show a position: board, side to move, check status, legal moves.
     Show {
         /// A FEN (quoted) or `startpos`.
@@ -51,13 +76,72 @@ enum Command {
     },
 }
 
+#[derive(clap::Args)]
+struct TableArgs {
+    /// Table folder (default: $XQDB_TABLES, else $XQDB_HOME/tables, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+impl TableArgs {
+    fn dir(&self) -> PathBuf {
+        self.tables.clone().unwrap_or_else(xqdb::paths::tables_dir)
+    }
+
+    fn init_threads(&self) {
+        if let Some(n) = self.threads {
+            // Only fails if a pool was built already, in which case it stays as it is.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build_global();
+        }
+    }
+}
+
+fn parse_materials(list: &[String]) -> Result<Vec<Material>, String> {
+    list.iter()
+        .map(|s| s.parse::<Material>().map_err(|e| e.to_string()))
+        .collect()
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Gen {
+            materials,
+            max_pieces,
+            default,
+            common,
+        } => {
+            common.init_threads();
+            let mut targets = parse_materials(&materials)?;
+            if default {
+                targets.extend(Material::all_up_to(2));
+            }
+            if let Some(n) = max_pieces {
+                targets.extend(Material::all_up_to(n));
+            }
+            if targets.is_empty() {
+                return Err(
+                    "nothing to generate: name materials, or use --default or --max-pieces N"
+                        .into(),
+                );
+            }
+            gen_tables(&targets, &common.dir())
+        }
+        Command::Verify { materials, common } => {
+            common.init_threads();
+            verify_tables(&parse_materials(&materials)?, &common.dir())
+        }
         Command::Setup => {
             let pos = Position::startpos();
             print!("{}", xqdb::display::describe(&pos, true));
             run_perft(&pos, 5, false);
-            Ok(())
+            let dir = xqdb::paths::tables_dir();
+            println!("\nDefault tablebases (every material with at most two pieces besides the kings) into {}:", dir.display());
+            gen_tables(&Material::all_up_to(2), &dir)
         }
         Command::Perft { fen, depth, divide } => {
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
@@ -82,6 +166,89 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn gen_tables(targets: &[Material], dir: &std::path::Path) -> Result<(), String> {
+    let start = Instant::now();
+    let mut generated = 0;
+    let mut skipped = 0;
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    generate_set(targets, dir, interactive, |s| {
+        if s.skipped {
+            skipped += 1;
+            println!("{:<10} present and valid, skipped", s.material.to_string());
+        } else {
+            generated += 1;
+            print_summary(s);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    println!(
+        "{generated} tables generated, {skipped} already present, in {:.1} s; peak memory {:.1} MiB",
+        start.elapsed().as_secs_f64(),
+        peak_rss() as f64 / 1048576.0
+    );
+    Ok(())
+}
+
+fn print_summary(s: &GenSummary) {
+    let side = |i: usize| {
+        let c = &s.counts[i];
+        format!("W {} D {} L {} illegal {}", c[0], c[1], c[2], c[3])
+    };
+    println!(
+        "{:<10} {} positions in {:.2} s ({:.2} M positions/s), peak RSS {:.1} MiB ({:.2} bytes/position), files WDL {} B + DTM {} B",
+        s.material.to_string(),
+        s.positions,
+        s.seconds,
+        s.positions as f64 / s.seconds.max(1e-9) / 1e6,
+        s.peak_rss as f64 / 1048576.0,
+        s.peak_rss as f64 / s.positions.max(1) as f64,
+        s.written.wdl_bytes,
+        s.written.dtm_bytes
+    );
+    println!("           Red to move:   {}", side(0));
+    println!("           Black to move: {}", side(1));
+    if let Some((plies, fen)) = &s.longest {
+        println!("           longest mate: {plies} plies, {fen}");
+    }
+}
+
+fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<(), String> {
+    let mut bad = 0u64;
+    for m in materials {
+        let (name, _) = m.normalized();
+        let mut set = TableSet::new();
+        let start = Instant::now();
+        let table = std::sync::Arc::new(load_table(dir, &name).map_err(|e| e.to_string())?);
+        for sub in closure(&[name])
+            .into_iter()
+            .filter(|x| x.pieces_besides_kings() + 1 == name.pieces_besides_kings())
+        {
+            set.insert(std::sync::Arc::new(
+                load_table(dir, &sub).map_err(|e| e.to_string())?,
+            ));
+        }
+        set.insert(table.clone());
+        let rep = verify_table(&table, &set);
+        println!(
+            "{name}: files checked, {} positions re-derived from their successors in {:.1} s, {} mismatches",
+            rep.checked,
+            start.elapsed().as_secs_f64(),
+            rep.mismatches
+        );
+        for e in &rep.examples {
+            println!(
+                "  mismatch: stored {} derived {}: {}",
+                e.stored, e.derived, e.fen
+            );
+        }
+        bad += rep.mismatches;
+    }
+    if bad > 0 {
+        return Err(format!("{bad} positions disagree with their successors"));
+    }
+    Ok(())
 }
 
 fn count_one(m: &Material) {

@@ -1,0 +1,540 @@
+//! Table files: one WDL file and one DTM file per material (see FORMAT.md).
+//!
+//! A file is a fixed header with its own CRC-32, a table of block offsets, an optional zstd
+//! dictionary, then independently compressed zstd frames (each with zstd's content
+//! checksum), one per block of positions. Positions are numbered side Red to move first
+//! (index order), then side Black. Values that do not matter (illegal placements; in the DTM
+//! file also draws, which the WDL file tells) are filled with the preceding value so that
+//! runs stay long.
+
+use super::values::{wdl_of, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use crate::index::{Material, MaterialError};
+use byteorder::{ByteOrder, LittleEndian as LE};
+use rayon::prelude::*;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Format version written and read.
+pub const VERSION: u32 = 1;
+/// Rule set 0: positions that can only cycle are draws (chess convention).
+pub const RULES_CYCLES_DRAW: u8 = 0;
+/// Index scheme 1: the mirror-folded placement index of `crate::index`.
+pub const INDEX_SCHEME: u8 = 1;
+/// Bytes of the fixed header.
+pub const HEADER_SIZE: usize = 144;
+
+const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
+const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
+
+/// What a file stores.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Metric {
+    /// Win/draw/loss: 0 loss, 1 draw, 2 win per position.
+    Wdl = 0,
+    /// Distance to mate in plies for decided positions.
+    Dtm = 1,
+}
+
+impl Metric {
+    /// File extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Metric::Wdl => "xqw",
+            Metric::Dtm => "xqd",
+        }
+    }
+
+    fn magic(self) -> [u8; 8] {
+        match self {
+            Metric::Wdl => MAGIC_WDL,
+            Metric::Dtm => MAGIC_DTM,
+        }
+    }
+}
+
+/// Path of a table file in `dir`.
+pub fn table_path(dir: &Path, m: &Material, metric: Metric) -> PathBuf {
+    dir.join(format!("{m}.{}", metric.extension()))
+}
+
+/// Errors reading one table file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Could not read or map the file.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// Not a table file, or cut short, or a header field out of range.
+    #[error("{path}: corrupt table file: {reason}")]
+    Corrupt {
+        /// File.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Written by another version of the format.
+    #[error(
+        "{path}: unsupported table format version {version} (this build reads version {VERSION})"
+    )]
+    Version {
+        /// File.
+        path: String,
+        /// Version found.
+        version: u32,
+    },
+    /// The file holds another material or metric than its name says.
+    #[error("{path}: holds {found}, expected {expected}")]
+    WrongTable {
+        /// File.
+        path: String,
+        /// What the name promised.
+        expected: String,
+        /// What the header says.
+        found: String,
+    },
+}
+
+/// Header fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// WDL or DTM.
+    pub metric: Metric,
+    /// Format version.
+    pub version: u32,
+    /// Rule set (see [`RULES_CYCLES_DRAW`]).
+    pub rules: u8,
+    /// Index scheme (see [`INDEX_SCHEME`]).
+    pub index_scheme: u8,
+    /// Longest distance to mate in the table.
+    pub max_dtm: u8,
+    /// Material.
+    pub material: Material,
+    /// Positions per side to move (the index size).
+    pub positions: u64,
+    /// Positions per block.
+    pub block_size: u32,
+    /// Number of blocks.
+    pub blocks: u32,
+    /// Bytes of the zstd dictionary (0 for none).
+    pub dict_len: u32,
+    /// Per side to move: wins, draws, losses, illegal.
+    pub counts: [[u64; 4]; 2],
+}
+
+fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
+    FileError::Corrupt {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+}
+
+impl Header {
+    fn encode(&self) -> [u8; HEADER_SIZE] {
+        let mut b = [0u8; HEADER_SIZE];
+        b[0..8].copy_from_slice(&self.metric.magic());
+        LE::write_u32(&mut b[8..12], self.version);
+        b[12] = self.metric as u8;
+        b[13] = self.rules;
+        b[14] = self.index_scheme;
+        b[15] = self.max_dtm;
+        let name = self.material.to_string();
+        b[16..16 + name.len().min(32)].copy_from_slice(&name.as_bytes()[..name.len().min(32)]);
+        LE::write_u64(&mut b[48..56], self.positions);
+        LE::write_u32(&mut b[56..60], self.block_size);
+        LE::write_u32(&mut b[60..64], self.blocks);
+        LE::write_u32(&mut b[64..68], self.dict_len);
+        for s in 0..2 {
+            for k in 0..4 {
+                let o = 72 + (s * 4 + k) * 8;
+                LE::write_u64(&mut b[o..o + 8], self.counts[s][k]);
+            }
+        }
+        b
+    }
+
+    fn decode(path: &Path, b: &[u8]) -> Result<Header, FileError> {
+        if b.len() < HEADER_SIZE {
+            return Err(corrupt(
+                path,
+                format!("{} bytes, shorter than the header", b.len()),
+            ));
+        }
+        let metric = if b[0..8] == MAGIC_WDL {
+            Metric::Wdl
+        } else if b[0..8] == MAGIC_DTM {
+            Metric::Dtm
+        } else {
+            return Err(corrupt(path, "bad magic: not an xqdb table file"));
+        };
+        let version = LE::read_u32(&b[8..12]);
+        if version != VERSION {
+            return Err(FileError::Version {
+                path: path.display().to_string(),
+                version,
+            });
+        }
+        if b[12] != metric as u8 {
+            return Err(corrupt(path, "metric byte disagrees with the magic"));
+        }
+        let end = b[16..48].iter().position(|&c| c == 0).unwrap_or(32);
+        let name = std::str::from_utf8(&b[16..16 + end])
+            .map_err(|_| corrupt(path, "material is not text"))?;
+        let material: Material = name
+            .parse()
+            .map_err(|e: MaterialError| corrupt(path, format!("material field: {e}")))?;
+        let mut counts = [[0u64; 4]; 2];
+        for (s, row) in counts.iter_mut().enumerate() {
+            for (k, c) in row.iter_mut().enumerate() {
+                let o = 72 + (s * 4 + k) * 8;
+                *c = LE::read_u64(&b[o..o + 8]);
+            }
+        }
+        let h = Header {
+            metric,
+            version,
+            rules: b[13],
+            index_scheme: b[14],
+            max_dtm: b[15],
+            material,
+            positions: LE::read_u64(&b[48..56]),
+            block_size: LE::read_u32(&b[56..60]),
+            blocks: LE::read_u32(&b[60..64]),
+            dict_len: LE::read_u32(&b[64..68]),
+            counts,
+        };
+        if h.rules != RULES_CYCLES_DRAW {
+            return Err(corrupt(path, format!("unknown rule set {}", h.rules)));
+        }
+        if h.index_scheme != INDEX_SCHEME {
+            return Err(corrupt(
+                path,
+                format!("unknown index scheme {}", h.index_scheme),
+            ));
+        }
+        if h.block_size == 0 || (2 * h.positions).div_ceil(h.block_size as u64) != h.blocks as u64 {
+            return Err(corrupt(
+                path,
+                "block count does not match positions and block size",
+            ));
+        }
+        Ok(h)
+    }
+}
+
+/// Values of one file for all positions: the byte written for position `k` of the
+/// concatenation (Red to move, then Black to move).
+fn encode_values(values: &[Vec<u8>; 2], metric: Metric) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values[0].len() * 2);
+    let mut prev = 0u8;
+    for side in values {
+        for &v in side {
+            let b = match metric {
+                Metric::Wdl => match wdl_of(v) {
+                    Some(Wdl::Loss) => 0,
+                    Some(Wdl::Draw) => 1,
+                    Some(Wdl::Win) => 2,
+                    None => prev,
+                },
+                Metric::Dtm => {
+                    if v <= MAX_DTM {
+                        v
+                    } else {
+                        prev
+                    }
+                }
+            };
+            out.push(b);
+            prev = b;
+        }
+    }
+    out
+}
+
+/// Sizes written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Written {
+    /// Bytes of the WDL file.
+    pub wdl_bytes: u64,
+    /// Bytes of the DTM file.
+    pub dtm_bytes: u64,
+}
+
+/// Compression settings per metric: (positions per block, zstd level).
+pub fn block_params(metric: Metric) -> (u32, i32) {
+    match metric {
+        Metric::Wdl => (65536, 15),
+        Metric::Dtm => (32768, 15),
+    }
+}
+
+fn compress_blocks(
+    raw: &[u8],
+    block: usize,
+    level: i32,
+    dict: Option<&[u8]>,
+) -> Result<Vec<Vec<u8>>, std::io::Error> {
+    raw.par_chunks(block)
+        .map(|chunk| {
+            let mut c = match dict {
+                Some(d) => zstd::bulk::Compressor::with_dictionary(level, d)?,
+                None => zstd::bulk::Compressor::new(level)?,
+            };
+            c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+            c.compress(chunk)
+        })
+        .collect()
+}
+
+/// Write the WDL and DTM files of a table (atomically: temporary file, then rename).
+pub fn write_files(
+    dir: &Path,
+    material: &Material,
+    values: &[Vec<u8>; 2],
+) -> Result<Written, FileError> {
+    let io = |path: &Path, e: std::io::Error| FileError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let positions = values[0].len() as u64;
+    let mut counts = [[0u64; 4]; 2];
+    let mut max_dtm = 0u8;
+    for (s, side) in values.iter().enumerate() {
+        for &v in side {
+            let k = match wdl_of(v) {
+                Some(Wdl::Win) => 0,
+                Some(Wdl::Draw) => 1,
+                Some(Wdl::Loss) => 2,
+                None => 3,
+            };
+            counts[s][k] += 1;
+            if v <= MAX_DTM {
+                max_dtm = max_dtm.max(v);
+            }
+        }
+    }
+    let mut written = Written::default();
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        let path = table_path(dir, material, metric);
+        let raw = encode_values(values, metric);
+        let (block, level) = block_params(metric);
+        let plain = compress_blocks(&raw, block as usize, level, None).map_err(|e| io(&path, e))?;
+        let plain_size: usize = plain.iter().map(|b| b.len()).sum();
+        // a trained dictionary pays off for tables with many small blocks; keep it only
+        // when it makes the file smaller
+        let mut blocks = plain;
+        let mut dict = Vec::new();
+        let nblocks = raw.len().div_ceil(block as usize);
+        if nblocks >= 16 {
+            let step = (nblocks / 64).max(1);
+            let samples: Vec<&[u8]> = raw.chunks(block as usize).step_by(step).collect();
+            if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
+                if let Ok(with) = compress_blocks(&raw, block as usize, level, Some(&d)) {
+                    let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
+                    if size < plain_size {
+                        blocks = with;
+                        dict = d;
+                    }
+                }
+            }
+        }
+        let header = Header {
+            metric,
+            version: VERSION,
+            rules: RULES_CYCLES_DRAW,
+            index_scheme: INDEX_SCHEME,
+            max_dtm,
+            material: *material,
+            positions,
+            block_size: block,
+            blocks: blocks.len() as u32,
+            dict_len: dict.len() as u32,
+            counts,
+        };
+        let mut offsets = Vec::with_capacity((blocks.len() + 1) * 8);
+        let mut off = 0u64;
+        for b in blocks.iter() {
+            offsets.extend_from_slice(&off.to_le_bytes());
+            off += b.len() as u64;
+        }
+        offsets.extend_from_slice(&off.to_le_bytes());
+        let hb = header.encode();
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&hb[..136]);
+        crc.update(&offsets);
+        crc.update(&dict);
+        let mut hb = hb;
+        LE::write_u32(&mut hb[136..140], crc.finalize());
+        let tmp = path.with_extension(format!("{}.tmp", metric.extension()));
+        let mut f = fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
+        f.write_all(&hb).map_err(|e| io(&tmp, e))?;
+        f.write_all(&offsets).map_err(|e| io(&tmp, e))?;
+        f.write_all(&dict).map_err(|e| io(&tmp, e))?;
+        for b in &blocks {
+            f.write_all(b).map_err(|e| io(&tmp, e))?;
+        }
+        f.sync_all().map_err(|e| io(&tmp, e))?;
+        drop(f);
+        fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        let size = HEADER_SIZE as u64 + offsets.len() as u64 + dict.len() as u64 + off;
+        match metric {
+            Metric::Wdl => written.wdl_bytes = size,
+            Metric::Dtm => written.dtm_bytes = size,
+        }
+    }
+    Ok(written)
+}
+
+/// An open, memory-mapped table file.
+pub struct TableFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its header.
+    pub header: Header,
+    map: memmap2::Mmap,
+    offsets: Vec<u64>,
+    data_start: usize,
+    dict: Option<zstd::dict::DecoderDictionary<'static>>,
+}
+
+impl std::fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableFile")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .finish()
+    }
+}
+
+impl TableFile {
+    /// Open and check the header (magic, version, CRC, sizes). With `expect`, the file
+    /// must hold that material and metric.
+    pub fn open(path: &Path, expect: Option<(Material, Metric)>) -> Result<TableFile, FileError> {
+        let file = fs::File::open(path).map_err(|e| FileError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        // SAFETY: the map is read-only; table files are written by rename, never in place.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| FileError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        let header = Header::decode(path, &map)?;
+        if let Some((m, metric)) = expect {
+            if header.material != m || header.metric != metric {
+                return Err(FileError::WrongTable {
+                    path: path.display().to_string(),
+                    expected: format!("{m} {metric:?}"),
+                    found: format!("{} {:?}", header.material, header.metric),
+                });
+            }
+        }
+        let n = header.blocks as usize + 1;
+        let off_end = HEADER_SIZE + n * 8;
+        let data_start = off_end + header.dict_len as usize;
+        if map.len() < data_start {
+            return Err(corrupt(path, "truncated before the data"));
+        }
+        let offsets: Vec<u64> = map[HEADER_SIZE..off_end]
+            .chunks(8)
+            .map(LE::read_u64)
+            .collect();
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&map[..136]);
+        crc.update(&map[HEADER_SIZE..data_start]);
+        if crc.finalize() != LE::read_u32(&map[136..140]) {
+            return Err(corrupt(path, "header checksum mismatch"));
+        }
+        if offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(corrupt(path, "block offsets out of order"));
+        }
+        let last = *offsets.last().expect("at least one offset");
+        if (map.len() - data_start) as u64 != last {
+            return Err(corrupt(
+                path,
+                format!(
+                    "data is {} bytes, the offsets say {last}",
+                    map.len() - data_start
+                ),
+            ));
+        }
+        let dict = (header.dict_len > 0)
+            .then(|| zstd::dict::DecoderDictionary::copy(&map[off_end..data_start]));
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            header,
+            map,
+            offsets,
+            data_start,
+            dict,
+        })
+    }
+
+    /// Total size of the file in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Decompress block `k` (its frame checksum is verified).
+    pub fn block(&self, k: usize) -> Result<Vec<u8>, FileError> {
+        let a = *self
+            .offsets
+            .get(k)
+            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
+        let b = self.offsets[k + 1] as usize;
+        let frame = &self.map[self.data_start + a..self.data_start + b];
+        let total = 2 * self.header.positions;
+        let bs = self.header.block_size as u64;
+        let expect = (total - k as u64 * bs).min(bs) as usize;
+        let mut out = Vec::with_capacity(expect);
+        let mut dec = match &self.dict {
+            Some(d) => zstd::stream::read::Decoder::with_prepared_dictionary(frame, d),
+            None => zstd::stream::read::Decoder::with_buffer(frame),
+        }
+        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut dec, expect as u64 + 1),
+            &mut out,
+        )
+        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        if out.len() != expect {
+            return Err(corrupt(
+                &self.path,
+                format!("block {k} holds {} positions, expected {expect}", out.len()),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> usize {
+        self.header.blocks as usize
+    }
+
+    /// Decompress every block: one byte per position, Red to move first.
+    pub fn read_all(&self) -> Result<Vec<u8>, FileError> {
+        let parts: Result<Vec<Vec<u8>>, FileError> = (0..self.blocks())
+            .into_par_iter()
+            .map(|k| self.block(k))
+            .collect();
+        Ok(parts?.concat())
+    }
+}
+
+/// Combine a WDL and a DTM file's bytes into values (illegal placements are not known
+/// from the files: callers mark them).
+pub fn combine(wdl: &[u8], dtm: &[u8]) -> Vec<u8> {
+    wdl.iter()
+        .zip(dtm)
+        .map(|(&w, &d)| match w {
+            1 => DRAW,
+            0 | 2 if d <= MAX_DTM && (d % 2 == 1) == (w == 2) => d,
+            _ => ILLEGAL,
+        })
+        .collect()
+}

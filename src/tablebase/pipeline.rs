@@ -1,0 +1,240 @@
+//! Generating a set of tables: the capture closure, smallest first, skipping valid files,
+//! then save with checksums and a summary per table.
+
+use super::file::{table_path, write_files, Metric, TableFile, Written};
+use super::generate::generate;
+use super::table::{table_material, Table, TableSet, TbError};
+use super::values::{wdl_of, Wdl, ILLEGAL};
+use crate::board::{Color, Position, Role};
+use crate::index::{Material, PlacementIndex};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Every table needed to generate `targets`: the targets and every material reachable from
+/// them by captures, as table names, smallest first.
+pub fn closure(targets: &[Material]) -> Vec<Material> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<Material> = targets.iter().map(|m| table_material(*m).0).collect();
+    while let Some(m) = stack.pop() {
+        if !seen.insert((m.pieces_besides_kings(), m.to_string(), m)) {
+            continue;
+        }
+        for c in Color::ALL {
+            for r in Role::ALL {
+                if let Some(sub) = m.without(c, r) {
+                    stack.push(table_material(sub).0);
+                }
+            }
+        }
+    }
+    seen.into_iter().map(|(_, _, m)| m).collect()
+}
+
+/// What one table's generation did.
+#[derive(Clone, Debug)]
+pub struct GenSummary {
+    /// The table.
+    pub material: Material,
+    /// True when valid files were already there.
+    pub skipped: bool,
+    /// Positions (both sides to move).
+    pub positions: u64,
+    /// Per side to move (Red, Black): wins, draws, losses, illegal.
+    pub counts: [[u64; 4]; 2],
+    /// Longest mate: plies and a FEN.
+    pub longest: Option<(u8, String)>,
+    /// Wall time of generation (without saving).
+    pub seconds: f64,
+    /// Peak resident memory of the process so far, in bytes.
+    pub peak_rss: u64,
+    /// File sizes.
+    pub written: Written,
+}
+
+/// Peak resident set of this process (VmHWM), in bytes.
+pub fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Per side to move: wins, draws, losses, illegal.
+pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
+    let mut counts = [[0u64; 4]; 2];
+    for (s, side) in values.iter().enumerate() {
+        for &v in side {
+            let k = match wdl_of(v) {
+                Some(Wdl::Win) => 0,
+                Some(Wdl::Draw) => 1,
+                Some(Wdl::Loss) => 2,
+                None => 3,
+            };
+            counts[s][k] += 1;
+        }
+    }
+    counts
+}
+
+/// Mark the illegal placements of a table read from files (the files do not store them).
+fn mark_illegal(index: &PlacementIndex, values: &mut [Vec<u8>; 2]) {
+    let n = index.size() as usize;
+    let [red, black] = values;
+    red.par_chunks_mut(4096)
+        .zip(black.par_chunks_mut(4096))
+        .enumerate()
+        .for_each(|(c, (r, b))| {
+            for k in 0..r.len() {
+                let i = c * 4096 + k;
+                debug_assert!(i < n);
+                let Ok(pieces) = index.unrank_pieces(i as u64) else {
+                    continue;
+                };
+                let Ok(mut pos) = Position::from_pieces(&pieces, Color::Red) else {
+                    continue;
+                };
+                if pos.check_placement_legal().is_err() {
+                    r[k] = ILLEGAL;
+                }
+                pos.play_null();
+                if pos.check_placement_legal().is_err() {
+                    b[k] = ILLEGAL;
+                }
+            }
+        });
+}
+
+/// Read a table's two files into memory (checking every block).
+pub fn load_table(dir: &Path, m: &Material) -> Result<Table, TbError> {
+    let index = PlacementIndex::new(*m)?;
+    let open = |metric| TableFile::open(&table_path(dir, m, metric), Some((*m, metric)));
+    let corrupt = |e: super::file::FileError| TbError::Corrupt {
+        path: table_path(dir, m, Metric::Wdl).display().to_string(),
+        reason: e.to_string(),
+    };
+    let wdl = open(Metric::Wdl).map_err(corrupt)?;
+    let dtm = open(Metric::Dtm).map_err(corrupt)?;
+    let n = index.size();
+    if wdl.header.positions != n || dtm.header.positions != n {
+        return Err(TbError::Corrupt {
+            path: wdl.path.display().to_string(),
+            reason: format!(
+                "{} positions per side, the index has {n}",
+                wdl.header.positions
+            ),
+        });
+    }
+    let w = wdl.read_all().map_err(corrupt)?;
+    let d = dtm.read_all().map_err(corrupt)?;
+    let all = super::file::combine(&w, &d);
+    let mut values = [all[..n as usize].to_vec(), all[n as usize..].to_vec()];
+    mark_illegal(&index, &mut values);
+    Ok(Table {
+        material: *m,
+        index,
+        values,
+    })
+}
+
+/// True when both files of `m` exist with valid headers for this index.
+pub fn files_valid(dir: &Path, m: &Material) -> bool {
+    let Ok(index) = PlacementIndex::new(*m) else {
+        return false;
+    };
+    [Metric::Wdl, Metric::Dtm].iter().all(|&metric| {
+        TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
+            .is_ok_and(|f| f.header.positions == index.size())
+    })
+}
+
+/// Summary of an in-memory table.
+pub fn summarize(t: &Table, seconds: f64, written: Written, skipped: bool) -> GenSummary {
+    let longest = t.longest().and_then(|(v, i, side)| {
+        let pieces = t.index.unrank_pieces(i).ok()?;
+        let pos = Position::from_pieces(&pieces, side).ok()?;
+        Some((v, pos.to_fen()))
+    });
+    GenSummary {
+        material: t.material,
+        skipped,
+        positions: t.positions(),
+        counts: outcome_counts(&t.values),
+        longest,
+        seconds,
+        peak_rss: peak_rss(),
+        written,
+    }
+}
+
+/// Generate `targets` and everything they need into `dir`, smallest first; tables whose
+/// files are present and valid are skipped (and read when a bigger table needs them).
+/// `report` is called after each table.
+pub fn generate_set(
+    targets: &[Material],
+    dir: &Path,
+    show_progress: bool,
+    mut report: impl FnMut(&GenSummary),
+) -> Result<Vec<GenSummary>, TbError> {
+    let order = closure(targets);
+    let mut set = TableSet::new();
+    let mut out = Vec::new();
+    let needed_by_later = |i: usize, m: &Material| -> bool {
+        order[i + 1..].iter().any(|big| {
+            Color::ALL.iter().any(|&c| {
+                Role::ALL
+                    .iter()
+                    .any(|&r| big.without(c, r).is_some_and(|s| table_material(s).0 == *m))
+            })
+        })
+    };
+    for (i, m) in order.iter().enumerate() {
+        if files_valid(dir, m) {
+            let s = GenSummary {
+                material: *m,
+                skipped: true,
+                positions: 2 * PlacementIndex::new(*m)?.size(),
+                counts: [[0; 4]; 2],
+                longest: None,
+                seconds: 0.0,
+                peak_rss: peak_rss(),
+                written: Written::default(),
+            };
+            report(&s);
+            out.push(s);
+            continue;
+        }
+        // make sure every table one capture away is in memory
+        for c in Color::ALL {
+            for r in Role::ALL {
+                if let Some(sub) = m.without(c, r) {
+                    let name = table_material(sub).0;
+                    if set.get(&name).is_none() {
+                        set.insert(Arc::new(load_table(dir, &name)?));
+                    }
+                }
+            }
+        }
+        let start = Instant::now();
+        let table = generate(*m, &set, show_progress)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let written = write_files(dir, m, &table.values).map_err(|e| TbError::Corrupt {
+            path: dir.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let s = summarize(&table, seconds, written, false);
+        report(&s);
+        out.push(s);
+        if needed_by_later(i, m) {
+            set.insert(Arc::new(table));
+        }
+    }
+    Ok(out)
+}

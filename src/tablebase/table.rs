@@ -1,0 +1,126 @@
+//! Tables in memory: values of every position of a material, and sets of tables that answer
+//! for any position through the colour flip.
+
+use super::values::ILLEGAL;
+use crate::board::{Color, Position};
+use crate::index::{IndexError, Material, PlacementIndex};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Values of every position of one material (named with the stronger side as Red).
+#[derive(Debug)]
+pub struct Table {
+    /// The material.
+    pub material: Material,
+    /// Its placement index.
+    pub index: PlacementIndex,
+    /// `values[side to move][index]`.
+    pub values: [Vec<u8>; 2],
+}
+
+impl Table {
+    /// Value of a position of exactly this material.
+    pub fn value(&self, pos: &Position) -> Option<u8> {
+        let i = self.index.rank_position(pos)?;
+        self.values[pos.turn().index()].get(i as usize).copied()
+    }
+
+    /// Number of positions (both sides to move).
+    pub fn positions(&self) -> u64 {
+        2 * self.index.size()
+    }
+
+    /// Highest decided value and one index and side where it occurs.
+    pub fn longest(&self) -> Option<(u8, u64, Color)> {
+        let mut best: Option<(u8, u64, Color)> = None;
+        for c in Color::ALL {
+            for (i, &v) in self.values[c.index()].iter().enumerate() {
+                if v <= super::values::MAX_DTM && best.is_none_or(|b| v > b.0) {
+                    best = Some((v, i as u64, c));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Tables by material, looked up through the colour flip.
+#[derive(Default, Debug, Clone)]
+pub struct TableSet {
+    tables: HashMap<Material, Arc<Table>>,
+}
+
+/// The table name and whether positions must be colour-flipped to probe it.
+pub fn table_material(m: Material) -> (Material, bool) {
+    m.normalized()
+}
+
+impl TableSet {
+    /// An empty set.
+    pub fn new() -> TableSet {
+        TableSet::default()
+    }
+
+    /// Add a table.
+    pub fn insert(&mut self, t: Arc<Table>) {
+        self.tables.insert(t.material, t);
+    }
+
+    /// The table of a (normalized) material.
+    pub fn get(&self, m: &Material) -> Option<&Arc<Table>> {
+        self.tables.get(m)
+    }
+
+    /// Value of any position whose material has a table here.
+    pub fn value(&self, pos: &Position) -> Result<u8, ProbeMissing> {
+        let m = Material::of_position(pos);
+        let (name, flip) = table_material(m);
+        let t = self.tables.get(&name).ok_or(ProbeMissing(name))?;
+        let v = if flip {
+            t.value(&pos.flip_colors())
+        } else {
+            t.value(pos)
+        };
+        Ok(v.unwrap_or(ILLEGAL))
+    }
+
+    /// Materials held.
+    pub fn materials(&self) -> impl Iterator<Item = &Material> {
+        self.tables.keys()
+    }
+}
+
+/// No table for a material.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no table for {0}")]
+pub struct ProbeMissing(pub Material);
+
+/// Errors of the tablebase code.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    /// Index construction failed.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// A needed table is missing.
+    #[error(transparent)]
+    Missing(#[from] ProbeMissing),
+    /// A distance to mate beyond the one-byte format.
+    #[error("{0}: a distance to mate exceeds {max} plies, beyond the one-byte format", max = super::values::MAX_DTM)]
+    DtmOverflow(Material),
+    /// File input or output.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// A file that is not a valid table.
+    #[error("{path}: {reason}")]
+    Corrupt {
+        /// File.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}

@@ -1,0 +1,92 @@
+//! One byte per position: the distance to mate in plies, or a marker.
+//!
+//! A position whose value `d` is at most [`MAX_DTM`] is decided: the side to move wins when
+//! `d` is odd (it mates in `d` plies) and loses when `d` is even (it is mated in `d` plies;
+//! 0 means it has no legal move now).
+
+/// Longest distance to mate the one-byte format holds.
+pub const MAX_DTM: u8 = 252;
+/// Neither side can force mate.
+pub const DRAW: u8 = 253;
+/// Not a legal position (kings facing, or the side not to move in check).
+pub const ILLEGAL: u8 = 254;
+/// Not known yet (during generation only).
+pub const UNKNOWN: u8 = 255;
+
+/// Win/draw/loss from the side to move's point of view.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move is mated with best play.
+    Loss,
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move mates with best play.
+    Win,
+}
+
+impl Wdl {
+    /// The same outcome seen from the other side.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
+/// Outcome of a value, None for illegal or unknown.
+#[inline]
+pub fn wdl_of(v: u8) -> Option<Wdl> {
+    match v {
+        0..=MAX_DTM if v % 2 == 1 => Some(Wdl::Win),
+        0..=MAX_DTM => Some(Wdl::Loss),
+        DRAW => Some(Wdl::Draw),
+        _ => None,
+    }
+}
+
+/// True for a decided value (win or loss).
+#[inline]
+pub fn is_decided(v: u8) -> bool {
+    v <= MAX_DTM
+}
+
+/// Value of a position from the values of its children (each from the child's side to
+/// move), or None if a child is illegal or unknown. No child means loss in 0.
+pub fn value_from_children(children: impl IntoIterator<Item = u8>) -> Option<u8> {
+    let mut best_win: Option<u8> = None; // fastest win through a losing child
+    let mut all_win = true;
+    let mut longest = 0u8;
+    for c in children {
+        match wdl_of(c)? {
+            Wdl::Loss => {
+                best_win = Some(best_win.map_or(c + 1, |b| b.min(c + 1)));
+            }
+            Wdl::Draw => all_win = false,
+            Wdl::Win => longest = longest.max(c + 1),
+        }
+    }
+    Some(match best_win {
+        Some(w) => w,
+        None if all_win => longest,
+        None => DRAW,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_rule() {
+        assert_eq!(value_from_children([]), Some(0));
+        assert_eq!(value_from_children([0]), Some(1));
+        assert_eq!(value_from_children([1, 3]), Some(4));
+        assert_eq!(value_from_children([1, DRAW]), Some(DRAW));
+        assert_eq!(value_from_children([4, 2, DRAW, 1]), Some(3));
+        assert_eq!(value_from_children([ILLEGAL]), None);
+        assert_eq!(wdl_of(0), Some(Wdl::Loss));
+        assert_eq!(wdl_of(7), Some(Wdl::Win));
+    }
+}
