@@ -197,13 +197,14 @@ fn print_summary(s: &GenSummary) {
         format!("W {} D {} L {} illegal {}", c[0], c[1], c[2], c[3])
     };
     println!(
-        "{:<10} {} positions in {:.2} s ({:.2} M positions/s), peak RSS {:.1} MiB ({:.2} bytes/position), files WDL {} B + DTM {} B",
+        "{:<10} {} positions in {:.2} s ({:.2} M positions/s), peak RSS {:.1} MiB at the end of generation ({:.2} bytes/position), {:.1} MiB after saving, files WDL {} B + DTM {} B",
         s.material.to_string(),
         s.positions,
         s.seconds,
         s.positions as f64 / s.seconds.max(1e-9) / 1e6,
+        s.gen_peak_rss as f64 / 1048576.0,
+        s.gen_peak_rss as f64 / s.positions.max(1) as f64,
         s.peak_rss as f64 / 1048576.0,
-        s.peak_rss as f64 / s.positions.max(1) as f64,
         s.written.wdl_bytes,
         s.written.dtm_bytes
     );

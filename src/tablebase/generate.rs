@@ -38,12 +38,20 @@ struct Sub {
     captured: Piece,
 }
 
-/// Count of squares whose piece differs from the piece on the mirror square. Two moves (or
-/// un-moves) of a position can reach mirror images of each other only when this is at most 4.
+/// Number of points where a position differs from its mirror image. Two moves (or
+/// un-moves) of a position reach mirror images of each other only when this is at most 4:
+/// the two results differ from the position in at most two points each.
 pub fn asymmetry(pos: &Position) -> u32 {
-    pos.occupied()
-        .filter(|&s| pos.piece_at(s) != pos.piece_at(s.mirror()))
-        .count() as u32
+    let mut d = 0;
+    for s in pos.occupied() {
+        let p = pos.piece_at(s);
+        let q = pos.piece_at(s.mirror());
+        if p != q {
+            // s differs; its mirror point differs too, and is counted here when empty
+            d += if q.is_none() { 2 } else { 1 };
+        }
+    }
+    d
 }
 
 fn progress(len: u64, what: &str, show: bool) -> ProgressBar {
@@ -67,10 +75,70 @@ fn flip_pieces(pieces: &PieceList) -> PieceList {
         .collect()
 }
 
+/// Values of one side to move, eight per atomic word (so a level scan tests eight at once).
+struct Values {
+    words: Vec<AtomicU64>,
+    len: usize,
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+impl Values {
+    fn new(len: usize) -> Values {
+        Values {
+            words: (0..len.div_ceil(8))
+                .map(|_| AtomicU64::new(u64::MAX))
+                .collect(),
+            len,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u8 {
+        (self.words[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
+    }
+
+    /// Set a value that is [`UNKNOWN`] (all bits set): clearing bits is enough.
+    #[inline(always)]
+    fn set_unknown(&self, i: usize, v: u8) {
+        let shift = (i & 7) * 8;
+        self.words[i >> 3].fetch_and(!(((0xFF ^ v) as u64) << shift), Relaxed);
+    }
+
+    /// Call `f` for every index in `start..end` (`start` a multiple of 8) whose value is `v`.
+    #[inline(always)]
+    fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        let pattern = ONES * v as u64;
+        for w in start / 8..end.div_ceil(8) {
+            let x = self.words[w].load(Relaxed) ^ pattern;
+            let mut hits = x.wrapping_sub(ONES) & !x & HIGHS;
+            while hits != 0 {
+                let b = (hits.trailing_zeros() / 8) as usize;
+                hits &= hits - 1;
+                let i = w * 8 + b;
+                // the zero-byte test can flag a byte above a true zero byte: check it
+                if i < end && (x >> (b * 8)) as u8 == 0 {
+                    f(i);
+                }
+            }
+        }
+    }
+
+    fn into_bytes(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len);
+        for w in self.words {
+            out.extend_from_slice(&w.into_inner().to_le_bytes());
+        }
+        out.truncate(self.len);
+        out
+    }
+}
+
 struct Gen<'a> {
     material: Material,
     index: &'a PlacementIndex,
-    values: [Vec<AtomicU8>; 2],
+    values: [Values; 2],
     counters: [Vec<AtomicU8>; 2],
     subs: Vec<Sub>,
     assigned: AtomicU64,
@@ -130,12 +198,12 @@ impl Gen<'_> {
                 }
                 let s = side.index();
                 if facing || pos.is_attacked(pos.king(!side), side) {
-                    self.values[s][i].store(ILLEGAL, Relaxed);
+                    self.values[s].set_unknown(i, ILLEGAL);
                     continue;
                 }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
-                    self.values[s][i].store(0, Relaxed);
+                    self.values[s].set_unknown(i, 0);
                 } else {
                     let n = self.distinct_children(&pos, &moves);
                     self.counters[s][i].store(n as u8, Relaxed);
@@ -147,27 +215,21 @@ impl Gen<'_> {
     #[inline]
     fn apply(&self, q: u64, side: Color, level: u8) {
         let q = q as usize;
-        let v = &self.values[side.index()][q];
+        let vals = &self.values[side.index()];
+        if vals.get(q) != UNKNOWN {
+            return;
+        }
+        if level >= MAX_DTM {
+            self.overflow.store(true, Relaxed);
+            return;
+        }
         if level.is_multiple_of(2) {
-            if v.load(Relaxed) == UNKNOWN {
-                if level >= MAX_DTM {
-                    self.overflow.store(true, Relaxed);
-                    return;
-                }
-                if v.compare_exchange(UNKNOWN, level + 1, Relaxed, Relaxed)
-                    .is_ok()
-                {
-                    self.assigned.fetch_add(1, Relaxed);
-                }
-            }
-        } else if v.load(Relaxed) == UNKNOWN
-            && self.counters[side.index()][q].fetch_sub(1, Relaxed) == 1
-        {
-            if level >= MAX_DTM {
-                self.overflow.store(true, Relaxed);
-                return;
-            }
-            v.store(level + 1, Relaxed);
+            // several threads may set the same win: the same bits, so no harm
+            vals.set_unknown(q, level + 1);
+            self.assigned.fetch_add(1, Relaxed);
+        } else if self.counters[side.index()][q].fetch_sub(1, Relaxed) == 1 {
+            // only the thread that takes the last successor gets here
+            vals.set_unknown(q, level + 1);
             self.assigned.fetch_add(1, Relaxed);
         }
     }
@@ -269,15 +331,6 @@ impl Gen<'_> {
     }
 }
 
-/// Reuse the memory of atomic bytes as plain bytes (no second copy at the peak).
-fn into_bytes(v: Vec<AtomicU8>) -> Vec<u8> {
-    let mut v = std::mem::ManuallyDrop::new(v);
-    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
-    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8, and the
-    // original vector is not dropped.
-    unsafe { Vec::from_raw_parts(ptr as *mut u8, len, cap) }
-}
-
 /// Generate the table of `material` (stronger side as Red); every table one capture away
 /// must be in `subs`.
 pub fn generate(
@@ -304,7 +357,7 @@ pub fn generate(
     let g = Gen {
         material,
         index: &index,
-        values: [0, 1].map(|_| (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect()),
+        values: [Values::new(n), Values::new(n)],
         counters: [0, 1].map(|_| (0..n).map(|_| AtomicU8::new(0)).collect()),
         subs: sub_list,
         assigned: AtomicU64::new(0),
@@ -344,12 +397,9 @@ pub fn generate(
     loop {
         g.assigned.store(0, Relaxed);
         (0..chunks).into_par_iter().for_each(|c| {
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                for x in Color::ALL {
-                    if g.values[x.index()][i].load(Relaxed) == level {
-                        g.retro_own(i as u64, x, level);
-                    }
-                }
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            for x in Color::ALL {
+                g.values[x.index()].scan(start, end, level, |i| g.retro_own(i as u64, x, level));
             }
         });
         for sub in &g.subs {
@@ -362,7 +412,11 @@ pub fn generate(
             let m = vals.len();
             (0..m.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
                 let start = c * CHUNK;
-                for (k, &v) in vals[start..((c + 1) * CHUNK).min(m)].iter().enumerate() {
+                let chunk = &vals[start..((c + 1) * CHUNK).min(m)];
+                if !chunk.contains(&level) {
+                    return;
+                }
+                for (k, &v) in chunk.iter().enumerate() {
                     if v == level {
                         g.retro_sub(sub, (start + k) as u64, level);
                     }
@@ -388,7 +442,7 @@ pub fn generate(
     } = g;
     drop(counters);
     let values = values.map(|v| {
-        let mut v = into_bytes(v);
+        let mut v = v.into_bytes();
         for x in v.iter_mut() {
             if *x == UNKNOWN {
                 *x = DRAW;

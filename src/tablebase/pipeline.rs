@@ -50,6 +50,8 @@ pub struct GenSummary {
     pub seconds: f64,
     /// Peak resident memory of the process so far, in bytes.
     pub peak_rss: u64,
+    /// Peak resident memory when generation ended, before compressing and saving.
+    pub gen_peak_rss: u64,
     /// File sizes.
     pub written: Written,
 }
@@ -156,7 +158,13 @@ pub fn files_valid(dir: &Path, m: &Material) -> bool {
 }
 
 /// Summary of an in-memory table.
-pub fn summarize(t: &Table, seconds: f64, written: Written, skipped: bool) -> GenSummary {
+pub fn summarize(
+    t: &Table,
+    seconds: f64,
+    gen_peak_rss: u64,
+    written: Written,
+    skipped: bool,
+) -> GenSummary {
     let longest = t.longest().and_then(|(v, i, side)| {
         let pieces = t.index.unrank_pieces(i).ok()?;
         let pos = Position::from_pieces(&pieces, side).ok()?;
@@ -170,6 +178,7 @@ pub fn summarize(t: &Table, seconds: f64, written: Written, skipped: bool) -> Ge
         longest,
         seconds,
         peak_rss: peak_rss(),
+        gen_peak_rss,
         written,
     }
 }
@@ -205,6 +214,7 @@ pub fn generate_set(
                 longest: None,
                 seconds: 0.0,
                 peak_rss: peak_rss(),
+                gen_peak_rss: 0,
                 written: Written::default(),
             };
             report(&s);
@@ -225,11 +235,12 @@ pub fn generate_set(
         let start = Instant::now();
         let table = generate(*m, &set, show_progress)?;
         let seconds = start.elapsed().as_secs_f64();
+        let gen_peak = peak_rss();
         let written = write_files(dir, m, &table.values).map_err(|e| TbError::Corrupt {
             path: dir.display().to_string(),
             reason: e.to_string(),
         })?;
-        let s = summarize(&table, seconds, written, false);
+        let s = summarize(&table, seconds, gen_peak, written, false);
         report(&s);
         out.push(s);
         if needed_by_later(i, m) {
