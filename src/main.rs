@@ -4,12 +4,14 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use xqdb::board::{perft, perft_divide, Position};
+use xqdb::board::{perft, perft_divide, Color, Position};
 use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
 use xqdb::index::Material;
+use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::pipeline::{closure, generate_set, load_table, peak_rss, GenSummary};
 use xqdb::tablebase::table::TableSet;
 use xqdb::tablebase::verify::verify_table;
+use xqdb::tablebase::{Tablebases, Wdl};
 
 #[derive(Parser)]
 #[command(
@@ -63,6 +65,26 @@ enum Command {
         /// Materials to verify.
         #[arg(required = true)]
         materials: Vec<String>,
+        #[command(flatten)]
+        common: TableArgs,
+    },
+    /// Probe the tablebases: the verdict of a position and of every legal move.
+    Probe {
+        /// A FEN (quoted).
+        fen: String,
+        /// Also print the whole optimal line to mate.
+        #[arg(long)]
+        line: bool,
+        /// No ANSI colours.
+        #[arg(long)]
+        no_color: bool,
+        #[command(flatten)]
+        common: TableArgs,
+    },
+    /// Header, outcome counts, DTM histogram and sizes of a table; checks every checksum.
+    Info {
+        /// A material (both files) or the path of one table file.
+        target: String,
         #[command(flatten)]
         common: TableArgs,
     },
@@ -130,6 +152,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
             gen_tables(&targets, &common.dir())
+        }
+        Command::Probe {
+            fen,
+            line,
+            no_color,
+            common,
+        } => {
+            let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+            probe(&pos, &Tablebases::open(common.dir()), line, !no_color)
+        }
+        Command::Info { target, common } => {
+            common.init_threads();
+            info(&target, &common.dir())
         }
         Command::Verify { materials, common } => {
             common.init_threads();
@@ -252,6 +287,125 @@ fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<(), St
     Ok(())
 }
 
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+fn verdict(side: Color, wdl: Wdl, dtm: Option<u32>) -> String {
+    match (wdl, dtm) {
+        (Wdl::Draw, _) => "draw".to_string(),
+        (Wdl::Win, Some(d)) => format!("{side} wins, mate in {}", plies(d)),
+        (Wdl::Loss, Some(0)) => format!("{} wins: {side} has no legal move", !side),
+        (Wdl::Loss, Some(d)) => format!("{} wins, mate in {}", !side, plies(d)),
+        (w, None) => format!("{w:?}"),
+    }
+}
+
+fn probe(pos: &Position, tb: &Tablebases, line: bool, color: bool) -> Result<(), String> {
+    print!("{}", xqdb::display::board_diagram(pos, color));
+    println!("FEN: {}", pos.to_fen());
+    let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
+    println!("{} to move: {}", pos.turn(), verdict(pos.turn(), wdl, dtm));
+    let moves = tb.best_moves(pos).map_err(|e| e.to_string())?;
+    println!("Moves, best first:");
+    for m in &moves {
+        // the verdict after the move, from the board's point of view
+        let after = match (m.wdl, m.dtm) {
+            (Wdl::Draw, _) => "draw".to_string(),
+            (w, Some(d)) => {
+                let winner = if w == Wdl::Win {
+                    pos.turn()
+                } else {
+                    !pos.turn()
+                };
+                match d.saturating_sub(1) {
+                    0 => format!("{winner} wins: checkmate or no legal move"),
+                    n => format!("{winner} wins, mate in {}", plies(n)),
+                }
+            }
+            (w, None) => format!("{w:?}"),
+        };
+        println!("  {}  {after}", m.mv);
+    }
+    if line {
+        let l = tb.best_line(pos, 400).map_err(|e| e.to_string())?;
+        let text: Vec<String> = l.iter().map(|m| m.to_string()).collect();
+        println!("Line ({}): {}", plies(l.len() as u32), text.join(" "));
+    }
+    Ok(())
+}
+
+fn info(target: &str, dir: &std::path::Path) -> Result<(), String> {
+    let path = std::path::Path::new(target);
+    if path.is_file() {
+        let f = TableFile::open(path, None).map_err(|e| e.to_string())?;
+        print_header(&f);
+        f.read_all().map_err(|e| e.to_string())?;
+        println!("checksums:   header and all {} blocks OK", f.blocks());
+        return Ok(());
+    }
+    let m: Material = target
+        .parse()
+        .map_err(|e: xqdb::index::MaterialError| e.to_string())?;
+    let (name, _) = m.normalized();
+    let mut total = 0u64;
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        let p = table_path(dir, &name, metric);
+        let f = TableFile::open(&p, Some((name, metric))).map_err(|e| e.to_string())?;
+        print_header(&f);
+        total += f.file_size();
+    }
+    let t = load_table(dir, &name).map_err(|e| e.to_string())?;
+    println!("checksums:   headers and every block of both files OK");
+    let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
+    for (side, c) in Color::ALL.iter().zip(counts) {
+        println!(
+            "{side} to move: wins {} draws {} losses {} illegal {}",
+            c[0], c[1], c[2], c[3]
+        );
+    }
+    let mut hist = std::collections::BTreeMap::new();
+    for side in &t.values {
+        for &v in side {
+            if v <= xqdb::tablebase::values::MAX_DTM {
+                *hist.entry(v).or_insert(0u64) += 1;
+            }
+        }
+    }
+    println!("DTM histogram (plies: positions, both sides to move):");
+    for (d, n) in hist {
+        println!("  {d:>3}: {n}");
+    }
+    println!(
+        "total size:  {total} bytes, {:.3} bits per position",
+        total as f64 * 8.0 / t.positions() as f64
+    );
+    Ok(())
+}
+
+fn print_header(f: &TableFile) {
+    let h = &f.header;
+    let positions = 2 * h.positions;
+    println!("file:        {}", f.path.display());
+    println!(
+        "material {}  metric {:?}  format version {}  rule set {}  index scheme {}",
+        h.material, h.metric, h.version, h.rules, h.index_scheme
+    );
+    println!(
+        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest mate {} plies",
+        h.positions, h.blocks, h.block_size, h.dict_len, h.max_dtm
+    );
+    println!(
+        "size:        {} bytes, {:.3} bits per position",
+        f.file_size(),
+        f.file_size() as f64 * 8.0 / positions as f64
+    );
+}
+
 fn count_one(m: &Material) {
     let c = count_material(m);
     println!("material:           {}", c.material);
@@ -333,6 +487,11 @@ fn run_perft(pos: &Position, depth: u32, divide: bool) {
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

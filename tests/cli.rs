@@ -60,3 +60,54 @@ fn count_one_material() {
     assert!(!ok);
     assert!(err.contains("3 rooks"), "{err}");
 }
+
+#[test]
+fn gen_verify_probe_info_on_a_small_table() {
+    let dir = std::env::temp_dir().join(format!("xqdb-cli-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (ok, out, err) = xqdb(&["gen", "KKR", "--tables", d, "--threads", "2"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("KRK ") && out.contains("longest mate"),
+        "{out}"
+    );
+    let (ok, out, _) = xqdb(&["gen", "KRK", "--tables", d]);
+    assert!(ok && out.contains("present and valid, skipped"), "{out}");
+    let (ok, out, _) = xqdb(&["verify", "KRK", "--tables", d]);
+    assert!(ok && out.contains("0 mismatches"), "{out}");
+    let (ok, out, _) = xqdb(&[
+        "probe",
+        "3k5/9/9/9/9/9/9/9/4R4/4K4 w",
+        "--tables",
+        d,
+        "--line",
+        "--no-color",
+    ]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Red to move: Red wins, mate in 1 ply"),
+        "{out}"
+    );
+    assert!(out.contains("e1d1  Red wins: checkmate"), "{out}");
+    assert!(out.contains("Line (1 ply): e1d1"), "{out}");
+    let (ok, out, _) = xqdb(&["info", "KRK", "--tables", d]);
+    assert!(
+        ok && out.contains("every block of both files OK") && out.contains("DTM histogram"),
+        "{out}"
+    );
+    // a missing table names the command that generates it
+    let (ok, _, err) = xqdb(&["probe", "3k5/9/9/9/9/9/9/9/4N4/4K4 w", "--tables", d]);
+    assert!(!ok && err.contains("xqdb gen KNK"), "{err}");
+    // a table whose values were tampered with fails verification
+    let m: xqdb::index::Material = "KRK".parse().unwrap();
+    let mut t = xqdb::tablebase::pipeline::load_table(&dir, &m).unwrap();
+    let i = t.values[0].iter().position(|&v| v == 3).unwrap();
+    t.values[0][i] = 5;
+    xqdb::tablebase::file::write_files(&dir, &m, &t.values).unwrap();
+    let (ok, out, err) = xqdb(&["verify", "KRK", "--tables", d]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("mismatch: stored 5 derived 3"), "{out}");
+    assert!(err.contains("disagree"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

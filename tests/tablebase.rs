@@ -190,3 +190,195 @@ fn files_round_trip() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- files and probing ----
+
+use xqdb::tablebase::file::{table_path, write_files, FileError, Metric, TableFile};
+use xqdb::tablebase::{ProbeError, Tablebases};
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("xqdb-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn expected(v: u8) -> Option<(Wdl, Option<u32>)> {
+    match wdl_of(v)? {
+        Wdl::Draw => Some((Wdl::Draw, None)),
+        w => Some((w, Some(v as u32))),
+    }
+}
+
+#[test]
+fn every_position_probes_from_disk_to_the_generated_value() {
+    let dir = temp_dir("probe-all");
+    let set = tables();
+    for m in set.materials() {
+        let t = set.get(m).unwrap();
+        write_files(&dir, &t.material, &t.values).unwrap();
+    }
+    let tb = Tablebases::open(&dir);
+    let mut probed = 0u64;
+    for m in set.materials() {
+        let t = set.get(m).unwrap();
+        for (pos, v) in positions(t) {
+            if v == ILLEGAL {
+                assert!(matches!(tb.probe_wdl(&pos), Err(ProbeError::Illegal(_))));
+                continue;
+            }
+            assert_eq!(tb.probe_dtm(&pos).ok(), expected(v), "{m} {}", pos.to_fen());
+            // and through the colour flip (the swapped material's name)
+            assert_eq!(
+                tb.probe_dtm(&pos.flip_colors()).ok(),
+                expected(v),
+                "{m} flipped"
+            );
+            probed += 1;
+        }
+    }
+    assert!(probed > 1_000_000);
+    // best_moves agrees with the position's own value
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    let (w, d) = tb.probe_dtm(&pos).unwrap();
+    let best = &tb.best_moves(&pos).unwrap()[0];
+    assert_eq!((best.wdl, best.dtm), (w, d));
+    assert_eq!(tb.best_line(&pos, 100).unwrap().len() as u32, d.unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn probes_from_several_threads_agree_with_one_thread() {
+    let dir = temp_dir("probe-threads");
+    let set = tables();
+    for name in ["KRKAA", "KRKA", "KAAK", "KRK"] {
+        let m: Material = name.parse::<Material>().unwrap().normalized().0;
+        if let Some(t) = set.get(&m) {
+            write_files(&dir, &t.material, &t.values).unwrap();
+        }
+    }
+    let t = table("KRKAA");
+    let all: Vec<(Position, u8)> = positions(&t).filter(|(_, v)| *v != ILLEGAL).collect();
+    let single = Tablebases::with_cache(&dir, 1 << 16);
+    let want: Vec<_> = all
+        .iter()
+        .map(|(p, _)| single.probe_dtm(p).unwrap())
+        .collect();
+    let shared = Tablebases::with_cache(&dir, 1 << 16); // small cache: blocks come and go
+    std::thread::scope(|s| {
+        for k in 0..4 {
+            let (all, want, shared) = (&all, &want, &shared);
+            s.spawn(move || {
+                for (i, (p, _)) in all.iter().enumerate().skip(k).step_by(3) {
+                    assert_eq!(shared.probe_dtm(p).unwrap(), want[i]);
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn write_krkaa(dir: &std::path::Path) -> std::path::PathBuf {
+    let t = table("KRKAA");
+    write_files(dir, &t.material, &t.values).unwrap();
+    table_path(dir, &t.material, Metric::Wdl)
+}
+
+fn probe_all(dir: &std::path::Path) -> Result<(), ProbeError> {
+    let tb = Tablebases::open(dir);
+    let t = table("KRKAA");
+    for (pos, v) in positions(&t) {
+        if v != ILLEGAL {
+            tb.probe_wdl(&pos)?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_flipped_data_byte_gives_a_typed_error_never_a_wrong_value() {
+    let dir = temp_dir("corrupt-flip");
+    let path = write_krkaa(&dir);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 20] ^= 0x55; // inside the last block
+    std::fs::write(&path, &bytes).unwrap();
+    let err = probe_all(&dir).unwrap_err();
+    assert!(
+        matches!(&err, ProbeError::File { source, .. } if matches!(**source, FileError::Corrupt { .. })),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flipped_header_byte_or_offset_fails_the_header_checksum() {
+    for at in [50usize, 150] {
+        let dir = temp_dir(&format!("corrupt-header-{at}"));
+        let path = write_krkaa(&dir);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = TableFile::open(&path, None).unwrap_err();
+        assert!(matches!(err, FileError::Corrupt { .. }), "{err}");
+        assert!(probe_all(&dir).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_truncated_file_is_corrupt() {
+    let dir = temp_dir("corrupt-trunc");
+    let path = write_krkaa(&dir);
+    let bytes = std::fs::read(&path).unwrap();
+    for keep in [10, 144, bytes.len() - 1] {
+        std::fs::write(&path, &bytes[..keep]).unwrap();
+        let err = TableFile::open(&path, None).unwrap_err();
+        assert!(matches!(err, FileError::Corrupt { .. }), "{keep}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn another_version_is_unsupported() {
+    let dir = temp_dir("corrupt-version");
+    let path = write_krkaa(&dir);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8] = 99;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = TableFile::open(&path, None).unwrap_err();
+    assert!(
+        matches!(err, FileError::Version { version: 99, .. }),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_of_another_material_under_the_right_name_is_refused() {
+    let dir = temp_dir("corrupt-other");
+    let krk = table("KRK");
+    write_files(&dir, &krk.material, &krk.values).unwrap();
+    let kck: Material = "KCK".parse().unwrap();
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        std::fs::copy(
+            table_path(&dir, &krk.material, metric),
+            table_path(&dir, &kck, metric),
+        )
+        .unwrap();
+    }
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
+    let err = Tablebases::open(&dir).probe_wdl(&pos).unwrap_err();
+    assert!(
+        matches!(&err, ProbeError::File { source, .. } if matches!(**source, FileError::WrongTable { .. })),
+        "{err}"
+    );
+    // and a missing table names the command that makes it
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w").unwrap();
+    let err = Tablebases::open(&dir)
+        .probe_wdl(&pos)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("xqdb gen KNK"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,7 +28,7 @@ const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
 const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
 
 /// What a file stores.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Metric {
     /// Win/draw/loss: 0 loss, 1 draw, 2 win per position.
     Wdl = 0,
@@ -523,17 +523,38 @@ impl TableFile {
         let total = 2 * self.header.positions;
         let bs = self.header.block_size as u64;
         let expect = (total - k as u64 * bs).min(bs) as usize;
-        let mut out = Vec::with_capacity(expect);
-        let mut dec = match &self.dict {
-            Some(d) => zstd::stream::read::Decoder::with_prepared_dictionary(frame, d),
-            None => zstd::stream::read::Decoder::with_buffer(frame),
-        }
-        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(&mut dec, expect as u64 + 1),
-            &mut out,
-        )
-        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        let out = match &self.dict {
+            Some(d) => {
+                let mut out = Vec::with_capacity(expect);
+                let mut dec = zstd::stream::read::Decoder::with_prepared_dictionary(frame, d)
+                    .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(&mut dec, expect as u64 + 1),
+                    &mut out,
+                )
+                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+                out
+            }
+            None => {
+                // one decompression context per thread, reused across blocks and files
+                thread_local! {
+                    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                        const { std::cell::RefCell::new(None) };
+                }
+                DCTX.with(|cell| {
+                    let mut slot = cell.borrow_mut();
+                    if slot.is_none() {
+                        *slot = Some(
+                            zstd::bulk::Decompressor::new()
+                                .map_err(|e| corrupt(&self.path, e.to_string()))?,
+                        );
+                    }
+                    let dec = slot.as_mut().expect("set just above");
+                    dec.decompress(frame, expect)
+                        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))
+                })?
+            }
+        };
         if out.len() != expect {
             return Err(corrupt(
                 &self.path,

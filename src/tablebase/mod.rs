@@ -3,10 +3,12 @@
 pub mod file;
 pub mod generate;
 pub mod pipeline;
+pub mod probe;
 pub mod table;
 pub mod values;
 pub mod verify;
 
 pub use generate::generate;
+pub use probe::{MoveOutcome, ProbeError, Tablebases};
 pub use table::{Table, TableSet, TbError};
 pub use values::Wdl;

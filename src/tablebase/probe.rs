@@ -1,0 +1,315 @@
+//! Probing table files: [`Tablebases::open`] finds the files of a folder; each table is
+//! opened (memory-mapped) on first use; decompressed blocks are kept in a bounded cache
+//! shared by all threads.
+
+use super::file::{table_path, FileError, Metric, TableFile};
+use super::table::table_material;
+use super::values::{Wdl, MAX_DTM};
+use crate::board::{Move, Position, PositionError};
+use crate::index::{Material, PlacementIndex};
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Why a probe failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ProbeError {
+    /// No file for the material.
+    #[error("no {metric} table for {material} in {dir}: run `xqdb gen {material}`")]
+    Missing {
+        /// Table name.
+        material: Material,
+        /// Which file.
+        metric: &'static str,
+        /// Folder searched.
+        dir: String,
+    },
+    /// The file is there but unreadable, corrupt, of another version or another table.
+    #[error("table {material}: {source}")]
+    File {
+        /// Table name.
+        material: Material,
+        /// What is wrong with the file.
+        source: Arc<FileError>,
+    },
+    /// The position itself is not legal.
+    #[error("illegal position: {0}")]
+    Illegal(#[from] PositionError),
+    /// A material the index cannot hold.
+    #[error("{0}: no index for this material")]
+    NoIndex(Material),
+}
+
+/// Outcome of one move, from the mover's point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The move.
+    pub mv: Move,
+    /// Win, draw or loss for the side that makes the move.
+    pub wdl: Wdl,
+    /// Plies to mate counted from before the move (None for a draw).
+    pub dtm: Option<u32>,
+}
+
+type Opened = Result<Arc<OpenTable>, ProbeError>;
+
+struct OpenTable {
+    index: PlacementIndex,
+    file: TableFile,
+}
+
+/// A folder of table files.
+pub struct Tablebases {
+    dir: PathBuf,
+    open: RwLock<HashMap<(Material, Metric), Opened>>,
+    cache: Mutex<BlockCache>,
+}
+
+struct BlockCache {
+    map: HashMap<(Material, Metric, u32), Arc<Vec<u8>>>,
+    order: VecDeque<(Material, Metric, u32)>,
+    bytes: usize,
+    limit: usize,
+}
+
+impl BlockCache {
+    fn get(&self, k: &(Material, Metric, u32)) -> Option<Arc<Vec<u8>>> {
+        self.map.get(k).cloned()
+    }
+
+    fn put(&mut self, k: (Material, Metric, u32), v: Arc<Vec<u8>>) {
+        if self.map.contains_key(&k) {
+            return;
+        }
+        self.bytes += v.len();
+        self.map.insert(k, v);
+        self.order.push_back(k);
+        while self.bytes > self.limit {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(b) = self.map.remove(&old) {
+                self.bytes -= b.len();
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("dir", &self.dir)
+            .finish()
+    }
+}
+
+/// Default bound of the block cache.
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+impl Tablebases {
+    /// Tables in `dir`; nothing is read until the first probe.
+    pub fn open(dir: impl AsRef<Path>) -> Tablebases {
+        Tablebases::with_cache(dir, DEFAULT_CACHE_BYTES)
+    }
+
+    /// Like [`Tablebases::open`] with a cache bound in bytes.
+    pub fn with_cache(dir: impl AsRef<Path>, cache_bytes: usize) -> Tablebases {
+        Tablebases {
+            dir: dir.as_ref().to_path_buf(),
+            open: RwLock::new(HashMap::new()),
+            cache: Mutex::new(BlockCache {
+                map: HashMap::new(),
+                order: VecDeque::new(),
+                bytes: 0,
+                limit: cache_bytes,
+            }),
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// True when both files of `m`'s table are in the folder (not checked).
+    pub fn has_table(&self, m: &Material) -> bool {
+        let (name, _) = table_material(*m);
+        [Metric::Wdl, Metric::Dtm]
+            .iter()
+            .all(|&metric| table_path(&self.dir, &name, metric).exists())
+    }
+
+    fn table(&self, name: Material, metric: Metric) -> Opened {
+        if let Some(t) = self
+            .open
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(name, metric))
+        {
+            return t.clone();
+        }
+        let path = table_path(&self.dir, &name, metric);
+        let opened = if !path.exists() {
+            Err(ProbeError::Missing {
+                material: name,
+                metric: match metric {
+                    Metric::Wdl => "WDL",
+                    Metric::Dtm => "DTM",
+                },
+                dir: self.dir.display().to_string(),
+            })
+        } else {
+            match (
+                PlacementIndex::new(name),
+                TableFile::open(&path, Some((name, metric))),
+            ) {
+                (Err(_), _) => Err(ProbeError::NoIndex(name)),
+                (_, Err(e)) => Err(ProbeError::File {
+                    material: name,
+                    source: Arc::new(e),
+                }),
+                (Ok(index), Ok(file)) => {
+                    if file.header.positions != index.size() {
+                        Err(ProbeError::File {
+                            material: name,
+                            source: Arc::new(FileError::Corrupt {
+                                path: path.display().to_string(),
+                                reason: format!(
+                                    "{} positions per side, the index has {}",
+                                    file.header.positions,
+                                    index.size()
+                                ),
+                            }),
+                        })
+                    } else {
+                        Ok(Arc::new(OpenTable { index, file }))
+                    }
+                }
+            }
+        };
+        self.open
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((name, metric))
+            .or_insert(opened)
+            .clone()
+    }
+
+    /// The stored byte of a position (in the table's own colours).
+    fn byte(&self, pos: &Position, metric: Metric) -> Result<u8, ProbeError> {
+        pos.check_placement_legal()?;
+        let (name, flip) = table_material(Material::of_position(pos));
+        let flipped;
+        let p = if flip {
+            flipped = pos.flip_colors();
+            &flipped
+        } else {
+            pos
+        };
+        let t = self.table(name, metric)?;
+        let i = t.index.rank_position(p).ok_or(ProbeError::NoIndex(name))?;
+        let k = p.turn().index() as u64 * t.file.header.positions + i;
+        let bs = t.file.header.block_size as u64;
+        let block = (k / bs) as u32;
+        let key = (name, metric, block);
+        let cached = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key);
+        let data = match cached {
+            Some(d) => d,
+            None => {
+                let d = Arc::new(t.file.block(block as usize).map_err(|e| ProbeError::File {
+                    material: name,
+                    source: Arc::new(e),
+                })?);
+                self.cache
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .put(key, d.clone());
+                d
+            }
+        };
+        Ok(data[(k % bs) as usize])
+    }
+
+    fn corrupt(&self, pos: &Position, reason: String) -> ProbeError {
+        let (name, _) = table_material(Material::of_position(pos));
+        ProbeError::File {
+            material: name,
+            source: Arc::new(FileError::Corrupt {
+                path: table_path(&self.dir, &name, Metric::Wdl)
+                    .display()
+                    .to_string(),
+                reason,
+            }),
+        }
+    }
+
+    /// Win, draw or loss for the side to move.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        match self.byte(pos, Metric::Wdl)? {
+            0 => Ok(Wdl::Loss),
+            1 => Ok(Wdl::Draw),
+            2 => Ok(Wdl::Win),
+            b => Err(self.corrupt(pos, format!("WDL byte {b} out of range"))),
+        }
+    }
+
+    /// Outcome and distance to mate in plies (None for a draw).
+    pub fn probe_dtm(&self, pos: &Position) -> Result<(Wdl, Option<u32>), ProbeError> {
+        let wdl = self.probe_wdl(pos)?;
+        if wdl == Wdl::Draw {
+            return Ok((wdl, None));
+        }
+        let d = self.byte(pos, Metric::Dtm)?;
+        if d > MAX_DTM || (d % 2 == 1) != (wdl == Wdl::Win) {
+            return Err(self.corrupt(
+                pos,
+                format!("DTM byte {d} contradicts the WDL value {wdl:?}"),
+            ));
+        }
+        Ok((wdl, Some(d as u32)))
+    }
+
+    /// Every legal move with its outcome for the mover, best first: fastest wins, then
+    /// draws, then the slowest losses.
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<MoveOutcome>, ProbeError> {
+        pos.check_placement_legal()?;
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let child = pos.after(m);
+            let (w, d) = self.probe_dtm(&child)?;
+            out.push(MoveOutcome {
+                mv: m,
+                wdl: w.flip(),
+                dtm: d.map(|d| d + 1),
+            });
+        }
+        out.sort_by_key(|o| match (o.wdl, o.dtm) {
+            (Wdl::Win, Some(d)) => (0, d as i64),
+            (Wdl::Draw, _) => (1, 0),
+            (_, d) => (2, -(d.unwrap_or(0) as i64)),
+        });
+        Ok(out)
+    }
+
+    /// The optimal line from `pos` to mate (empty for a draw or a position already lost in 0).
+    pub fn best_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, ProbeError> {
+        let mut line = Vec::new();
+        let mut p = pos.clone();
+        while line.len() < max_plies {
+            let (w, _) = self.probe_dtm(&p)?;
+            if w == Wdl::Draw {
+                break;
+            }
+            let Some(best) = self.best_moves(&p)?.into_iter().next() else {
+                break;
+            };
+            line.push(best.mv);
+            p.play(best.mv);
+        }
+        Ok(line)
+    }
+}
