@@ -10,4 +10,5 @@ pub mod board;
 pub mod display;
 pub mod index;
 pub mod paths;
+pub mod records;
 pub mod tablebase;

@@ -7,6 +7,7 @@ mod color;
 mod fen;
 mod movegen;
 mod mv;
+pub mod notation;
 mod piece;
 mod position;
 pub mod retro;

@@ -103,6 +103,13 @@ impl Position {
         list
     }
 
+    /// Legal moves of the side to move's pieces of one kind.
+    pub fn legal_moves_of(&self, role: Role) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_roles(false, 1 << role.index(), &mut ListSink(&mut list));
+        list
+    }
+
     /// Legal captures only (for quiescence search).
     pub fn capture_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -228,7 +235,13 @@ impl Position {
         }
     }
 
+    #[inline(always)]
     fn generate<S: Sink>(&self, captures_only: bool, sink: &mut S) {
+        self.generate_roles(captures_only, 0x7F, sink)
+    }
+
+    fn generate_roles<S: Sink>(&self, captures_only: bool, roles: u8, sink: &mut S) {
+        let want = |r: Role| roles & (1 << r.index()) != 0;
         let us = self.turn;
         let own = self.by_color[us.index()];
         let enemy = self.by_color[(!us).index()];
@@ -248,7 +261,8 @@ impl Position {
         let ctx = (ksq, occ, enemy);
         let r = &self.by_role;
 
-        for from in super::Bitboard(r[Role::Rook.index()] & own) {
+        let only = |r: Role| if want(r) { own } else { 0 };
+        for from in super::Bitboard(r[Role::Rook.index()] & only(Role::Rook)) {
             self.emit(
                 sink,
                 from,
@@ -261,7 +275,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Cannon.index()] & own) {
+        for from in super::Bitboard(r[Role::Cannon.index()] & only(Role::Cannon)) {
             let mut t = cannon_captures(from, occ) & enemy;
             if !captures_only {
                 t |= rook_attacks(from, occ) & !occ;
@@ -271,7 +285,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Horse.index()] & own) {
+        for from in super::Bitboard(r[Role::Horse.index()] & only(Role::Horse)) {
             self.emit(
                 sink,
                 from,
@@ -281,7 +295,7 @@ impl Position {
                 ctx,
             );
         }
-        for from in super::Bitboard(r[Role::Pawn.index()] & own) {
+        for from in super::Bitboard(r[Role::Pawn.index()] & only(Role::Pawn)) {
             self.emit(
                 sink,
                 from,
@@ -294,7 +308,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Advisor.index()] & own) {
+        for from in super::Bitboard(r[Role::Advisor.index()] & only(Role::Advisor)) {
             self.emit(
                 sink,
                 from,
@@ -304,7 +318,7 @@ impl Position {
                 ctx,
             );
         }
-        for from in super::Bitboard(r[Role::Elephant.index()] & own) {
+        for from in super::Bitboard(r[Role::Elephant.index()] & only(Role::Elephant)) {
             self.emit(
                 sink,
                 from,

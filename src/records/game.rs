@@ -1,0 +1,107 @@
+//! A game record: tags, start position, main line, result.
+
+use crate::board::{Move, Position};
+
+/// The result of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// 1-0.
+    RedWins,
+    /// 0-1.
+    BlackWins,
+    /// 1/2-1/2.
+    Draw,
+}
+
+impl GameResult {
+    /// PGN token.
+    pub fn token(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Parse a PGN result token.
+    pub fn from_token(t: &str) -> Option<Option<GameResult>> {
+        match t {
+            "1-0" => Some(Some(GameResult::RedWins)),
+            "0-1" => Some(Some(GameResult::BlackWins)),
+            "1/2-1/2" | "½-½" => Some(Some(GameResult::Draw)),
+            "*" => Some(None),
+            _ => None,
+        }
+    }
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// Start position (the FEN tag, else the standard start).
+    pub start: Position,
+    /// Main line.
+    pub moves: Vec<Move>,
+    /// Result, when the record gives one.
+    pub result: Option<GameResult>,
+    /// Variations in the record (their moves are not part of the main line).
+    pub variations: usize,
+}
+
+impl Game {
+    /// Value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Position after the main line.
+    pub fn end(&self) -> Position {
+        let mut p = self.start.clone();
+        for &m in &self.moves {
+            p.play(m);
+        }
+        p
+    }
+}
+
+/// A game that could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: game {ordinal}, ply {ply}, '{token}': {reason}")]
+pub struct GameError {
+    /// File.
+    pub file: String,
+    /// 1-based game number in the file.
+    pub ordinal: usize,
+    /// Plies read before the error.
+    pub ply: usize,
+    /// The offending token.
+    pub token: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl GameError {
+    /// A short category of the reason (for grouping).
+    pub fn category(&self) -> String {
+        let r = &self.reason;
+        for key in [
+            "matches no legal move",
+            "ambiguous",
+            "unreadable move",
+            "bad FEN",
+            "illegal position",
+            "no moves",
+            "unterminated",
+        ] {
+            if r.contains(key) {
+                return key.to_string();
+            }
+        }
+        r.split(':').next().unwrap_or(r).to_string()
+    }
+}

@@ -1,0 +1,10 @@
+//! Game records: PGN in ICCS, WXF and Chinese notation (any encoding) and XQF.
+
+pub mod collection;
+pub mod encoding;
+pub mod game;
+pub mod pgn;
+pub mod xqf;
+
+pub use game::{Game, GameError, GameResult};
+pub use pgn::{parse_game, write_game, Notation, PgnReader, RawGame};

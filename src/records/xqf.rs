@@ -1,0 +1,277 @@
+//! XQF (binary, from Chinese tools), every version: plain up to 10, encrypted from 11,
+//! shuffled piece table from 12. See ../shared/reference/formats.md for the layout.
+
+use super::game::{Game, GameResult};
+use crate::board::{Color, Move, Piece, Position, Role, Setup, Square};
+
+const HEADER: usize = 0x400;
+const ROLES: [Role; 16] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+];
+
+fn square(v: u8) -> Option<Square> {
+    if v > 89 {
+        return None;
+    }
+    Square::from_coords(v / 10, v % 10)
+}
+
+fn gbk_string(b: &[u8], at: usize, max: usize) -> String {
+    let Some(&len) = b.get(at) else {
+        return String::new();
+    };
+    let len = (len as usize).min(max);
+    let bytes = b.get(at + 1..at + 1 + len).unwrap_or(&[]);
+    encoding_rs::GB18030
+        .decode_without_bom_handling(bytes)
+        .0
+        .trim()
+        .to_string()
+}
+
+struct Node {
+    mv: Option<(u8, u8)>,
+    children: Vec<Node>,
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    at: usize,
+    version: u8,
+    kxyf: u8,
+    kxyt: u8,
+    bias: u32,
+    records: usize,
+}
+
+impl Cursor<'_> {
+    fn u32(&mut self) -> Result<u32, String> {
+        let s = self
+            .b
+            .get(self.at..self.at + 4)
+            .ok_or("truncated comment length")?;
+        self.at += 4;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    /// One record and (depth first) its continuation; returns the node and whether a
+    /// sibling follows it.
+    fn node(&mut self, depth: usize) -> Result<(Node, bool), String> {
+        if depth > 2000 {
+            return Err("move tree too deep".into());
+        }
+        self.records += 1;
+        if self.records > 1_000_000 {
+            return Err("too many move records".into());
+        }
+        let r = self
+            .b
+            .get(self.at..self.at + 4)
+            .ok_or("truncated move record")?;
+        let (b0, b1, flags) = (r[0], r[1], r[2]);
+        self.at += 4;
+        let from = b0.wrapping_sub(0x18).wrapping_sub(self.kxyf);
+        let to = b1.wrapping_sub(0x20).wrapping_sub(self.kxyt);
+        let (next, sibling, comment) = if self.version >= 11 {
+            let f = flags & 0xE0;
+            (f & 0x80 != 0, f & 0x40 != 0, f & 0x20 != 0)
+        } else {
+            (flags & 0xF0 != 0, flags & 0x0F != 0, true)
+        };
+        if comment {
+            let raw = self.u32()?;
+            let len = if self.version >= 11 {
+                raw.wrapping_sub(self.bias)
+            } else {
+                raw
+            } as usize;
+            if len > self.b.len() {
+                return Err(format!("comment length {len} beyond the file"));
+            }
+            self.at += len;
+        }
+        let mut node = Node {
+            mv: Some((from, to)),
+            children: Vec::new(),
+        };
+        if next {
+            // the continuation and its siblings (alternatives to it)
+            loop {
+                let (child, more) = self.node(depth + 1)?;
+                node.children.push(child);
+                if !more {
+                    break;
+                }
+            }
+        }
+        Ok((node, sibling))
+    }
+}
+
+/// Decode an XQF file into its main line (variations are counted).
+pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
+    if b.len() < HEADER || &b[0..2] != b"XQ" {
+        return Err("not an XQF file (no 'XQ' signature or shorter than its header)".into());
+    }
+    let version = b[2];
+    let (mask, ors, sum, k) = (
+        b[3],
+        [b[8], b[9], b[10], b[11]],
+        b[0x0C],
+        [b[0x0D], b[0x0E], b[0x0F]],
+    );
+    let f = |x: u8| 54u8.wrapping_mul(x).wrapping_mul(x).wrapping_add(221);
+    let (kxy, kxyf, kxyt) = if version >= 11 {
+        let kxy = f(k[0]).wrapping_mul(k[0]);
+        let kxyf = f(k[1]).wrapping_mul(kxy);
+        let kxyt = f(k[2]).wrapping_mul(kxyf);
+        (kxy, kxyf, kxyt)
+    } else {
+        (0, 0, 0)
+    };
+    let bias = ((sum as u32 * 256 + k[0] as u32) % 32000) + 767;
+    let mut data = b.to_vec();
+    if version >= 11 {
+        let key = [
+            (sum & mask) | ors[0],
+            (k[0] & mask) | ors[1],
+            (k[1] & mask) | ors[2],
+            (k[2] & mask) | ors[3],
+        ];
+        let text = b"[(C) Copyright Mr. Dong Shiwei.]";
+        let stream: Vec<u8> = text
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| c & key[i % 4])
+            .collect();
+        for (i, x) in data[HEADER..].iter_mut().enumerate() {
+            *x = x.wrapping_sub(stream[i % 32]);
+        }
+    }
+    let mut raw = [0u8; 32];
+    raw.copy_from_slice(&b[0x10..0x30]);
+    let mut table = [0u8; 32];
+    if version >= 11 {
+        for r in raw.iter_mut() {
+            *r = r.wrapping_sub(kxy);
+        }
+    }
+    if version >= 12 {
+        for (i, &r) in raw.iter().enumerate() {
+            table[(kxy as usize + i + 1) & 31] = r;
+        }
+    } else {
+        table = raw;
+    }
+    let mut setup = Setup::empty();
+    for (i, &v) in table.iter().enumerate() {
+        if let Some(sq) = square(v) {
+            let color = if i < 16 { Color::Red } else { Color::Black };
+            if setup.piece_at(sq).is_some() {
+                return Err(format!("two pieces on {sq}"));
+            }
+            setup.put(sq, Piece::new(color, ROLES[i % 16]));
+        }
+    }
+    let mut cur = Cursor {
+        b: &data,
+        at: HEADER,
+        version,
+        kxyf,
+        kxyt,
+        bias,
+        records: 0,
+    };
+    let (root, _) = cur.node(0)?;
+    let start_plain = Position::from_setup(&setup);
+    // who moves first: the side of the first move's piece
+    let first = root
+        .children
+        .first()
+        .and_then(|n| n.mv)
+        .and_then(|(fr, _)| square(fr));
+    if let Some(fr) = first {
+        if let Some(p) = setup.piece_at(fr) {
+            setup.turn = p.color;
+        }
+    }
+    let start = Position::from_setup(&setup)
+        .or(start_plain)
+        .map_err(|e| format!("illegal start position: {e}"))?;
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut variations = 0;
+    let mut node = &root;
+    while let Some(child) = node.children.first() {
+        variations += node.children.len() - 1;
+        let (fr, to) = child.mv.ok_or("missing move")?;
+        let (Some(a), Some(z)) = (square(fr), square(to)) else {
+            return Err(format!(
+                "ply {}: move record {fr}->{to} off the board",
+                moves.len()
+            ));
+        };
+        let m = Move::new(a, z);
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "ply {}: illegal move {m} in {}",
+                moves.len(),
+                pos.to_fen()
+            ));
+        }
+        pos.play(m);
+        moves.push(m);
+        node = child;
+    }
+    let result = match b[0x33] {
+        1 => Some(GameResult::RedWins),
+        2 => Some(GameResult::BlackWins),
+        3 => Some(GameResult::Draw),
+        _ => None,
+    };
+    let mut tags = Vec::new();
+    for (name, at, max) in [
+        ("Title", 0x50, 0x7F),
+        ("Event", 0xD0, 0x3F),
+        ("Date", 0x110, 0x0F),
+        ("Site", 0x120, 0x0F),
+        ("Red", 0x130, 0x0F),
+        ("Black", 0x140, 0x0F),
+        ("Annotator", 0x1D0, 0x0F),
+        ("Author", 0x1E0, 0x0F),
+    ] {
+        let v = gbk_string(b, at, max);
+        if !v.is_empty() {
+            tags.push((name.to_string(), v));
+        }
+    }
+    tags.push((
+        "Result".into(),
+        result.map_or("*", |r| r.token()).to_string(),
+    ));
+    if start != Position::startpos() {
+        tags.push(("FEN".into(), start.to_fen()));
+    }
+    Ok(Game {
+        tags,
+        start,
+        moves,
+        result,
+        variations,
+    })
+}
