@@ -90,6 +90,7 @@ fn xqf_samples_decode_to_their_pgn_counterparts() {
     assert_eq!(xg.moves, pg.moves);
     assert_eq!(xg.result, pg.result);
     assert_eq!(xg.tag("Red"), pg.tag("Red"));
+    assert!(!xg.comments.is_empty() && !pg.comments.is_empty());
     for f in ["eleeye/example-a.xqf", "eleeye/example-b.xqf"] {
         if let Some(p) = shared(f) {
             let g = parse_xqf(&std::fs::read(p).unwrap()).unwrap();
@@ -122,8 +123,12 @@ fn export_then_read_gives_identical_games_in_every_notation() {
             assert_eq!(a.start, b.start, "{n:?}");
             assert_eq!(a.moves, b.moves, "{n:?}");
             assert_eq!(a.result, b.result, "{n:?}");
+            assert_eq!(a.variations, b.variations, "{n:?}");
+            assert_eq!(a.comments, b.comments, "{n:?}");
         }
     }
+    // the shared samples do carry a tree and comments
+    assert!(games.iter().any(|g| !g.comments.is_empty()));
 }
 
 fn read_bytes(bytes: &[u8]) {

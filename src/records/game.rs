@@ -35,6 +35,18 @@ impl GameResult {
     }
 }
 
+/// An alternative line: instead of the move at index `at` of its parent line, played from
+/// the position before that move.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Variation {
+    /// Index in the parent line of the move it replaces.
+    pub at: usize,
+    /// Its moves.
+    pub moves: Vec<Move>,
+    /// Alternatives inside it.
+    pub variations: Vec<Variation>,
+}
+
 /// One game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -46,8 +58,10 @@ pub struct Game {
     pub moves: Vec<Move>,
     /// Result, when the record gives one.
     pub result: Option<GameResult>,
-    /// Variations in the record (their moves are not part of the main line).
-    pub variations: usize,
+    /// Alternatives to main-line moves (the variation tree).
+    pub variations: Vec<Variation>,
+    /// Comments of the main line: (number of moves played before it, text).
+    pub comments: Vec<(usize, String)>,
 }
 
 impl Game {
@@ -57,6 +71,14 @@ impl Game {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
+    }
+
+    /// Number of variations in the tree.
+    pub fn variation_count(&self) -> usize {
+        fn count(v: &[Variation]) -> usize {
+            v.iter().map(|x| 1 + count(&x.variations)).sum()
+        }
+        count(&self.variations)
     }
 
     /// Position after the main line.

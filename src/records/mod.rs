@@ -6,5 +6,5 @@ pub mod game;
 pub mod pgn;
 pub mod xqf;
 
-pub use game::{Game, GameError, GameResult};
+pub use game::{Game, GameError, GameResult, Variation};
 pub use pgn::{parse_game, write_game, Notation, PgnReader, RawGame};

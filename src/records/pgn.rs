@@ -219,12 +219,61 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
             })?,
         None => Position::startpos(),
     };
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut result = None;
-    let mut variations = 0;
     let body = &text[body_start..];
     let mut it = body.char_indices().peekable();
+    let mut result = None;
+    let mut comments = Vec::new();
+    let line = parse_line(
+        body,
+        &mut it,
+        start.clone(),
+        0,
+        &mut result,
+        &mut comments,
+        &err,
+    )?;
+    let (moves, variations) = (line.moves, line.variations);
+    if result.is_none() {
+        if let Some((_, r)) = tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("Result")) {
+            result = GameResult::from_token(r.trim()).flatten();
+        }
+    }
+    Ok(Game {
+        tags,
+        start,
+        moves,
+        result,
+        variations,
+        comments,
+    })
+}
+
+struct Line {
+    moves: Vec<crate::board::Move>,
+    variations: Vec<super::game::Variation>,
+}
+
+type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
+
+/// Parse a line of moves from `pos` until its end: the end of the text or a result token
+/// (depth 0), or the closing parenthesis (inside a variation).
+fn parse_line(
+    body: &str,
+    it: &mut Chars<'_>,
+    mut pos: Position,
+    depth: usize,
+    result: &mut Option<GameResult>,
+    comments: &mut Vec<(usize, String)>,
+    err: &dyn Fn(usize, &str, String) -> GameError,
+) -> Result<Line, GameError> {
+    let mut line = Line {
+        moves: Vec::new(),
+        variations: Vec::new(),
+    };
+    let mut before_last: Option<Position> = None;
+    if depth > 64 {
+        return Err(err(0, "(", "variations nested too deep".into()));
+    }
     while let Some(&(i, c)) = it.peek() {
         if c.is_whitespace() {
             it.next();
@@ -233,15 +282,22 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
         match c {
             '{' => {
                 it.next();
-                let mut closed = false;
-                for (_, c) in it.by_ref() {
+                let start = i + 1;
+                let mut end = None;
+                for (j, c) in it.by_ref() {
                     if c == '}' {
-                        closed = true;
+                        end = Some(j);
                         break;
                     }
                 }
-                if !closed {
-                    return Err(err(moves.len(), "{", "unterminated comment".into()));
+                let Some(end) = end else {
+                    return Err(err(line.moves.len(), "{", "unterminated comment".into()));
+                };
+                if depth == 0 {
+                    let text = body[start..end].trim();
+                    if !text.is_empty() {
+                        comments.push((line.moves.len(), text.to_string()));
+                    }
                 }
                 continue;
             }
@@ -253,37 +309,33 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
                 }
                 continue;
             }
-            '}' | ')' => {
-                // a stray closing bracket: skip it
+            ')' => {
+                it.next();
+                if depth > 0 {
+                    return Ok(line);
+                }
+                continue; // a stray closing parenthesis
+            }
+            '}' => {
                 it.next();
                 continue;
             }
             '(' => {
-                // a variation (its moves are skipped; nested ones and comments respected)
                 it.next();
-                variations += 1;
-                let mut depth = 1;
-                let mut in_comment = false;
-                for (_, c) in it.by_ref() {
-                    match c {
-                        '{' => in_comment = true,
-                        '}' => in_comment = false,
-                        '(' if !in_comment => {
-                            depth += 1;
-                            variations += 1;
-                        }
-                        ')' if !in_comment => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                if depth != 0 {
-                    return Err(err(moves.len(), "(", "unterminated variation".into()));
-                }
+                let Some(from) = before_last.clone() else {
+                    return Err(err(
+                        line.moves.len(),
+                        "(",
+                        "variation before any move".into(),
+                    ));
+                };
+                let mut ignored = None;
+                let sub = parse_line(body, it, from, depth + 1, &mut ignored, comments, err)?;
+                line.variations.push(super::game::Variation {
+                    at: line.moves.len() - 1,
+                    moves: sub.moves,
+                    variations: sub.variations,
+                });
                 continue;
             }
             _ => {}
@@ -299,8 +351,13 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
         }
         let mut tok = &body[i..end];
         if let Some(r) = GameResult::from_token(tok) {
-            result = r;
-            break; // whatever follows (banners, separators) is not part of the game
+            if depth == 0 {
+                *result = r;
+                // whatever follows (banners, separators) is not part of the game
+                while it.next().is_some() {}
+                return Ok(line);
+            }
+            continue;
         }
         // move numbers, possibly glued to the move: "12." "12..." "1.炮二平五"
         let digits = tok.bytes().take_while(|b| b.is_ascii_digit()).count();
@@ -319,30 +376,24 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
         }
         match parse_any(&pos, tok) {
             Ok(m) => {
+                before_last = Some(pos.clone());
                 pos.play(m);
-                moves.push(m);
+                line.moves.push(m);
             }
             Err(e) => {
                 let reason = match &e {
                     NotationError::Syntax(_) => format!("unreadable move: {e}"),
                     _ => e.to_string(),
                 };
-                return Err(err(moves.len(), tok, reason));
+                let where_ = if depth > 0 { " (in a variation)" } else { "" };
+                return Err(err(line.moves.len(), tok, format!("{reason}{where_}")));
             }
         }
     }
-    if result.is_none() {
-        if let Some((_, r)) = tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("Result")) {
-            result = GameResult::from_token(r.trim()).flatten();
-        }
+    if depth > 0 {
+        return Err(err(line.moves.len(), "(", "unterminated variation".into()));
     }
-    Ok(Game {
-        tags,
-        start,
-        moves,
-        result,
-        variations,
-    })
+    Ok(line)
 }
 
 /// Notation of exported moves.
@@ -384,32 +435,75 @@ pub fn write_game(g: &Game, notation: Notation) -> String {
         s.push_str(&format!("[FEN \"{}\"]\n", g.start.to_fen()));
     }
     s.push_str(&format!("[Format \"{format}\"]\n\n"));
-    let mut pos = g.start.clone();
     let mut line = String::new();
-    for (i, &m) in g.moves.iter().enumerate() {
+    for (k, c) in g.comments.iter().filter(|(k, _)| *k == 0).enumerate() {
+        let _ = k;
+        line.push_str(&format!("{{{}}} ", c.1.replace('}', ")")));
+    }
+    write_line(
+        &mut line,
+        &g.start,
+        &g.moves,
+        &g.variations,
+        &g.comments,
+        notation,
+    );
+    line.push_str(result);
+    // wrap long lines at spaces outside comments
+    let mut width = 0;
+    let mut in_comment = false;
+    for ch in line.chars() {
+        match ch {
+            '{' => in_comment = true,
+            '}' => in_comment = false,
+            _ => {}
+        }
+        if ch == ' ' && width > 70 && !in_comment {
+            s.push('\n');
+            width = 0;
+            continue;
+        }
+        s.push(ch);
+        width += 1;
+    }
+    s.push_str("\n\n");
+    s
+}
+
+fn write_line(
+    out: &mut String,
+    start: &Position,
+    moves: &[crate::board::Move],
+    variations: &[super::game::Variation],
+    comments: &[(usize, String)],
+    notation: Notation,
+) {
+    let mut pos = start.clone();
+    for (i, &m) in moves.iter().enumerate() {
         let black_first = i == 0 && pos.turn() == crate::board::Color::Black;
         if pos.turn() == crate::board::Color::Red || black_first {
             let n = pos.fullmoves();
-            line.push_str(&format!("{n}.{} ", if black_first { ".." } else { "" }));
+            out.push_str(&format!("{n}.{} ", if black_first { ".." } else { "" }));
         }
         let text = match notation {
             Notation::Iccs => Some(m.to_string()),
             Notation::Wxf => to_wxf(&pos, m),
             Notation::Chinese => to_chinese(&pos, m),
         };
-        line.push_str(&text.unwrap_or_else(|| m.to_string()));
-        line.push(' ');
+        out.push_str(&text.unwrap_or_else(|| m.to_string()));
+        out.push(' ');
+        for v in variations.iter().filter(|v| v.at == i) {
+            out.push_str("( ");
+            let mut sub = String::new();
+            write_line(&mut sub, &pos, &v.moves, &v.variations, &[], notation);
+            out.push_str(sub.trim_end());
+            out.push_str(" ) ");
+        }
         pos.play(m);
-        if line.len() > 70 {
-            s.push_str(line.trim_end());
-            s.push('\n');
-            line.clear();
+        for c in comments.iter().filter(|(k, _)| *k == i + 1) {
+            out.push_str(&format!("{{{}}} ", c.1.replace('}', ")")));
         }
     }
-    line.push_str(result);
-    s.push_str(&line);
-    s.push_str("\n\n");
-    s
 }
 
 #[cfg(test)]
@@ -437,7 +531,10 @@ mod tests {
         assert_eq!(g.len(), 2);
         let a = g[0].as_ref().unwrap();
         assert_eq!(a.moves.len(), 4);
-        assert_eq!(a.variations, 1);
+        assert_eq!(a.variation_count(), 1);
+        assert_eq!(a.variations[0].at, 2);
+        assert_eq!(a.variations[0].moves.len(), 1);
+        assert_eq!(a.comments, vec![(1, "c".to_string())]);
         assert_eq!(a.result, Some(GameResult::RedWins));
         let b = g[1].as_ref().unwrap();
         assert_eq!(b.moves, a.moves[..2].to_vec());

@@ -1,7 +1,7 @@
 //! XQF (binary, from Chinese tools), every version: plain up to 10, encrypted from 11,
 //! shuffled piece table from 12. See ../shared/reference/formats.md for the layout.
 
-use super::game::{Game, GameResult};
+use super::game::{Game, GameResult, Variation};
 use crate::board::{Color, Move, Piece, Position, Role, Setup, Square};
 
 const HEADER: usize = 0x400;
@@ -46,6 +46,7 @@ fn gbk_string(b: &[u8], at: usize, max: usize) -> String {
 
 struct Node {
     mv: Option<(u8, u8)>,
+    comment: Option<String>,
     children: Vec<Node>,
 }
 
@@ -93,6 +94,7 @@ impl Cursor<'_> {
         } else {
             (flags & 0xF0 != 0, flags & 0x0F != 0, true)
         };
+        let mut comment_text = None;
         if comment {
             let raw = self.u32()?;
             let len = if self.version >= 11 {
@@ -100,13 +102,20 @@ impl Cursor<'_> {
             } else {
                 raw
             } as usize;
-            if len > self.b.len() {
+            if len > self.b.len() || self.at + len > self.b.len() {
                 return Err(format!("comment length {len} beyond the file"));
             }
+            let text = encoding_rs::GB18030
+                .decode_without_bom_handling(&self.b[self.at..self.at + len])
+                .0
+                .trim()
+                .to_string();
             self.at += len;
+            comment_text = (!text.is_empty()).then_some(text);
         }
         let mut node = Node {
             mv: Some((from, to)),
+            comment: comment_text,
             children: Vec::new(),
         };
         if next {
@@ -123,7 +132,7 @@ impl Cursor<'_> {
     }
 }
 
-/// Decode an XQF file into its main line (variations are counted).
+/// Decode an XQF file: its main line, its variation tree and the main line's comments.
 pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
     if b.len() < HEADER || &b[0..2] != b"XQ" {
         return Err("not an XQF file (no 'XQ' signature or shorter than its header)".into());
@@ -213,30 +222,21 @@ pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
     let start = Position::from_setup(&setup)
         .or(start_plain)
         .map_err(|e| format!("illegal start position: {e}"))?;
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut variations = 0;
+    let (moves, variations) = line_of(&root, start.clone(), 0)?;
+    let mut comments = Vec::new();
     let mut node = &root;
-    while let Some(child) = node.children.first() {
-        variations += node.children.len() - 1;
-        let (fr, to) = child.mv.ok_or("missing move")?;
-        let (Some(a), Some(z)) = (square(fr), square(to)) else {
-            return Err(format!(
-                "ply {}: move record {fr}->{to} off the board",
-                moves.len()
-            ));
-        };
-        let m = Move::new(a, z);
-        if !pos.is_legal(m) {
-            return Err(format!(
-                "ply {}: illegal move {m} in {}",
-                moves.len(),
-                pos.to_fen()
-            ));
+    let mut ply = 0;
+    loop {
+        if let Some(c) = &node.comment {
+            comments.push((ply, c.clone()));
         }
-        pos.play(m);
-        moves.push(m);
-        node = child;
+        match node.children.first() {
+            Some(ch) => {
+                node = ch;
+                ply += 1;
+            }
+            None => break,
+        }
     }
     let result = match b[0x33] {
         1 => Some(GameResult::RedWins),
@@ -273,5 +273,55 @@ pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
         moves,
         result,
         variations,
+        comments,
     })
+}
+
+/// The main line below `node` (first children) with the other children as variations.
+fn line_of(
+    node: &Node,
+    mut pos: Position,
+    depth: usize,
+) -> Result<(Vec<Move>, Vec<Variation>), String> {
+    if depth > 64 {
+        return Err("variations nested too deep".into());
+    }
+    let mut moves = Vec::new();
+    let mut variations = Vec::new();
+    let mut node = node;
+    while let Some(child) = node.children.first() {
+        for alt in &node.children[1..] {
+            let m = record_move(alt, &pos, moves.len())?;
+            let mut p2 = pos.clone();
+            p2.play(m);
+            let (mut sub, subvars) = line_of(alt, p2, depth + 1)?;
+            sub.insert(0, m);
+            let subvars = subvars.into_iter().map(|mut v| {
+                v.at += 1;
+                v
+            });
+            variations.push(Variation {
+                at: moves.len(),
+                moves: sub,
+                variations: subvars.collect(),
+            });
+        }
+        let m = record_move(child, &pos, moves.len())?;
+        pos.play(m);
+        moves.push(m);
+        node = child;
+    }
+    Ok((moves, variations))
+}
+
+fn record_move(n: &Node, pos: &Position, ply: usize) -> Result<Move, String> {
+    let (fr, to) = n.mv.ok_or("missing move")?;
+    let (Some(a), Some(z)) = (square(fr), square(to)) else {
+        return Err(format!("ply {ply}: move record {fr}->{to} off the board"));
+    };
+    let m = Move::new(a, z);
+    if !pos.is_legal(m) {
+        return Err(format!("ply {ply}: illegal move {m} in {}", pos.to_fen()));
+    }
+    Ok(m)
 }
