@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod book;
 pub mod display;
 pub mod index;
 pub mod paths;
