@@ -9,6 +9,7 @@
 pub mod board;
 pub mod book;
 pub mod display;
+pub mod engine;
 pub mod index;
 pub mod paths;
 pub mod records;

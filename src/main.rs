@@ -99,6 +99,28 @@ enum Command {
         #[command(subcommand)]
         action: BookCmd,
     },
+    /// Run the engine on standard input/output (UCI or UCCI, chosen by the first command).
+    Engine,
+    /// Search a position and print the search lines.
+    Analyse {
+        /// A FEN (quoted) or `startpos`.
+        fen: String,
+        /// Depth limit.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Time limit in milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Hash size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Search a fixed set of positions to a fixed depth: total nodes and nodes per second.
+    Bench {
+        /// Depth.
+        #[arg(long, default_value_t = 8)]
+        depth: i32,
+    },
     /// Show a position: board, side to move, check status, legal moves.
     Show {
         /// A FEN (quoted) or `startpos`.
@@ -255,6 +277,57 @@ fn run(cli: Cli) -> Result<(), String> {
             info(&target, &common.dir())
         }
         Command::Games { action } => games(action),
+        Command::Engine => {
+            let stdin = std::io::stdin();
+            xqdb::engine::run_protocol(stdin.lock(), Box::new(std::io::stdout()));
+            Ok(())
+        }
+        Command::Analyse {
+            fen,
+            depth,
+            movetime,
+            hash,
+        } => {
+            let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+            let mut tt = xqdb::engine::tt::Tt::new(hash);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let limits = xqdb::engine::Limits {
+                depth: depth.or(if movetime.is_none() { Some(10) } else { None }),
+                nodes: None,
+                soft: movetime.map(std::time::Duration::from_millis),
+                hard: movetime.map(std::time::Duration::from_millis),
+            };
+            let mut s =
+                xqdb::engine::Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
+            let (best, _) = s.run(|i| {
+                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                println!(
+                    "depth {:>2} seldepth {:>2} score {:>8} nodes {:>10} time {:>6} ms  {}",
+                    i.depth,
+                    i.seldepth,
+                    i.score.to_string(),
+                    i.nodes,
+                    i.time_ms,
+                    pv.join(" ")
+                );
+            });
+            match best {
+                Some(m) => println!(
+                    "best move {m} ({})",
+                    xqdb::board::notation::to_chinese(&pos, m).unwrap_or_default()
+                ),
+                None => println!("no legal move"),
+            }
+            Ok(())
+        }
+        Command::Bench { depth } => {
+            let (nodes, secs) = xqdb::engine::search::bench(depth);
+            println!(
+                "{nodes} nodes in {secs:.2} s: {:.0} nodes/s",
+                nodes as f64 / secs.max(1e-9)
+            );
+            Ok(())
+        }
         Command::Book { action } => book_cmd(action),
         Command::Verify { materials, common } => {
             common.init_threads();

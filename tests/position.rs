@@ -40,6 +40,21 @@ fn playouts_keep_keys_and_undo_exact() {
                 break;
             }
             assert_eq!(moves.len(), pos.count_legal());
+            // the single-move legality test agrees with generation, for any from/to pair
+            for _ in 0..20 {
+                let a = xqdb::board::Square::ALL[rng.below(90)];
+                let b = xqdb::board::Square::ALL[rng.below(90)];
+                let mv = xqdb::board::Move::new(a, b);
+                assert_eq!(
+                    pos.is_legal(mv),
+                    moves.contains(&mv),
+                    "{mv} in {}",
+                    pos.to_fen()
+                );
+            }
+            for &mv in &moves {
+                assert!(pos.is_legal(mv));
+            }
             let m = moves[rng.below(moves.len())];
             let before = pos.clone();
             let undo = pos.play(m);

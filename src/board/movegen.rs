@@ -131,15 +131,42 @@ impl Position {
         s.0
     }
 
-    /// True when `m` is a legal move here.
+    /// True when `m` is a legal move here (checked for this one move, without generating
+    /// the others).
     pub fn is_legal(&self, m: Move) -> bool {
-        let Some(p) = self.piece_at(m.from()) else {
+        let from = m.from();
+        let to = m.to();
+        let Some(p) = self.piece_at(from) else {
             return false;
         };
-        if p.color != self.turn {
+        let us = self.turn;
+        if p.color != us || from == to {
             return false;
         }
-        self.legal_moves().contains(&m)
+        let capture = match self.piece_at(to) {
+            Some(q) if q.color == us => return false,
+            Some(_) => true,
+            None => false,
+        };
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let occ = own | enemy;
+        let t = match p.role {
+            Role::King => KING_MOVES[from.index()],
+            Role::Advisor => ADVISOR_MOVES[from.index()],
+            Role::Elephant => elephant_attacks(from, occ),
+            Role::Horse => horse_attacks(from, occ),
+            Role::Rook => rook_attacks(from, occ),
+            Role::Cannon => {
+                if capture {
+                    cannon_captures(from, occ)
+                } else {
+                    rook_attacks(from, occ) & !occ
+                }
+            }
+            Role::Pawn => pawn_attacks(us, from),
+        };
+        t & to.bit() != 0 && self.safe_after(from, to, self.king(us), occ, enemy)
     }
 
     /// The pseudo-legal move `from`-`to` leaves the mover's king safe.

@@ -1,0 +1,15 @@
+//! The engine: evaluation, search, transposition table, time management, and the UCI and
+//! UCCI protocols. It plays book moves at the root, probes WDL tables inside the search and
+//! plays the DTM-best move at the root when the material has tables.
+
+pub mod eval;
+pub mod params;
+pub mod protocol;
+pub mod score;
+pub mod search;
+pub mod time;
+pub mod tt;
+
+pub use protocol::{run_protocol, Engine};
+pub use score::Score;
+pub use search::{Info, Limits, Searcher};

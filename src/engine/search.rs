@@ -1,0 +1,594 @@
+//! Alpha-beta search: iterative deepening, principal variation search with aspiration
+//! windows, transposition table, quiescence over captures (all moves when in check), check
+//! extension, null-move pruning (not with little material), late move reductions, move
+//! ordering by hash move, MVV-LVA, killers and history.
+//!
+//! Repetition (the subset of the rules applied): when a position repeats, a side that gave
+//! check with every one of its moves since the first occurrence while the other did not
+//! loses (perpetual check); any other repetition is a draw. Chasing rules are not applied.
+
+use super::eval::{evaluate, EvalState};
+use super::params::{ASPIRATION, DELTA_MARGIN, LMR_MOVES, NULL_MIN_PHASE, NULL_R, VALUE};
+use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
+use super::tt::{Bound, Tt};
+use crate::board::{Move, MoveList, Position, Role};
+use crate::index::Material;
+use crate::tablebase::{Tablebases, Wdl};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+const MAX_PLY: usize = 128;
+
+/// Limits of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth.
+    pub depth: Option<i32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Soft time: do not start a new iteration after this.
+    pub soft: Option<std::time::Duration>,
+    /// Hard time: stop the search.
+    pub hard: Option<std::time::Duration>,
+}
+
+/// One iteration's report.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Depth.
+    pub depth: i32,
+    /// Selective depth.
+    pub seldepth: i32,
+    /// Score.
+    pub score: Score,
+    /// Nodes.
+    pub nodes: u64,
+    /// Milliseconds.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Hash use in permille.
+    pub hashfull: u32,
+}
+
+/// The search state.
+pub struct Searcher<'a> {
+    pos: Position,
+    ev: EvalState,
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    tt: &'a mut Tt,
+    tb: Option<&'a Tablebases>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Vec<i32>,
+    pv: Vec<Vec<Move>>,
+    /// Nodes searched.
+    pub nodes: u64,
+    seldepth: i32,
+    stop: &'a AtomicBool,
+    start: Instant,
+    limits: Limits,
+    stopped: bool,
+    banned: Vec<Move>,
+    root_moves: usize,
+}
+
+/// Moves with scores, handed out best first by selection (most nodes cut off early, so a
+/// full sort would be wasted).
+struct Picker {
+    list: arrayvec::ArrayVec<(i32, Move), 128>,
+    next: usize,
+}
+
+impl Iterator for Picker {
+    type Item = (i32, Move);
+
+    fn next(&mut self) -> Option<(i32, Move)> {
+        if self.next >= self.list.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.list.len() {
+            if self.list[i].0 > self.list[best].0 {
+                best = i;
+            }
+        }
+        self.list.swap(self.next, best);
+        self.next += 1;
+        Some(self.list[self.next - 1])
+    }
+}
+
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()].0);
+    let attacker = pos
+        .piece_at(m.from())
+        .map_or(0, |p| VALUE[p.role.index()].0);
+    victim * 8 - attacker / 8
+}
+
+impl<'a> Searcher<'a> {
+    /// A search of `pos`, reached through `history` (keys of earlier positions, oldest first,
+    /// with whether the move that left each gave check), with `tt`, optional tablebases, a stop
+    /// flag and limits. `banned` moves are not played at the root.
+    pub fn new(
+        pos: &Position,
+        history: &[(u64, bool)],
+        tt: &'a mut Tt,
+        tb: Option<&'a Tablebases>,
+        stop: &'a AtomicBool,
+        limits: Limits,
+        banned: Vec<Move>,
+    ) -> Searcher<'a> {
+        Searcher {
+            ev: EvalState::new(pos),
+            pos: pos.clone(),
+            keys: history.iter().map(|h| h.0).collect(),
+            checks: history.iter().map(|h| h.1).collect(),
+            tt,
+            tb,
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; 90 * 90],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stop,
+            start: Instant::now(),
+            limits,
+            stopped: false,
+            banned,
+            root_moves: 0,
+        }
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if let Some(h) = self.limits.hard {
+                if self.start.elapsed() >= h {
+                    self.stopped = true;
+                }
+            }
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Repetition verdict for the current position (score for the side to move).
+    fn repetition(&self) -> Option<i32> {
+        let n = self.keys.len();
+        let key = self.pos.key();
+        let limit = (self.pos.halfmoves() as usize).min(n);
+        let mut i = 2;
+        while i <= limit {
+            if self.keys[n - i] == key {
+                // moves since then: checks[k] tells whether the move from position k checked
+                let mut ours_all = true; // the side to move now
+                let mut theirs_all = true;
+                for j in 0..i {
+                    let k = n - i + j;
+                    let c = self.checks[k];
+                    if j % 2 == 0 {
+                        ours_all &= c;
+                    } else {
+                        theirs_all &= c;
+                    }
+                }
+                // the position at n - i had us to move: moves at even offsets are ours
+                return Some(match (ours_all, theirs_all) {
+                    (true, false) => -TB_WIN + 1, // we check perpetually: we lose
+                    (false, true) => TB_WIN - 1,
+                    _ => 0,
+                });
+            }
+            i += 2;
+        }
+        None
+    }
+
+    fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize) -> Picker {
+        let scored: arrayvec::ArrayVec<(i32, Move), 128> = moves
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    1 << 30
+                } else if self.pos.piece_at(m.to()).is_some() {
+                    (1 << 24) + mvv_lva(&self.pos, m)
+                } else if self.killers[ply][0] == Some(m) {
+                    1 << 23
+                } else if self.killers[ply][1] == Some(m) {
+                    (1 << 23) - 1
+                } else {
+                    self.history[m.from().index() * 90 + m.to().index()]
+                };
+                (s, m)
+            })
+            .collect();
+        Picker {
+            list: scored,
+            next: 0,
+        }
+    }
+
+    fn make(&mut self, m: Move) -> crate::board::Undo {
+        let key = self.pos.key();
+        self.ev.apply(&self.pos, m);
+        let u = self.pos.play(m);
+        self.keys.push(key);
+        self.checks.push(self.pos.in_check());
+        u
+    }
+
+    fn unmake(&mut self, m: Move, u: crate::board::Undo, ev: EvalState) {
+        self.pos.undo(m, u);
+        self.ev = ev;
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    fn probe_tb(&self, ply: i32) -> Option<i32> {
+        let tb = self.tb?;
+        let m = Material::of_position(&self.pos);
+        if m.pieces_besides_kings() > 6 || !tb.has_table(&m) {
+            return None;
+        }
+        match tb.probe_wdl(&self.pos).ok()? {
+            Wdl::Win => Some(TB_WIN - ply),
+            Wdl::Loss => Some(-TB_WIN + ply),
+            Wdl::Draw => Some(0),
+        }
+    }
+
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        let in_check = self
+            .checks
+            .last()
+            .copied()
+            .unwrap_or_else(|| self.pos.in_check());
+        let stand = evaluate(&self.pos, &self.ev);
+        if ply as usize >= MAX_PLY - 1 {
+            return stand;
+        }
+        let mut moves = if in_check {
+            self.pos.legal_moves()
+        } else {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            self.pos.capture_moves()
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply;
+        }
+        let mut best = if in_check { -INF } else { stand };
+        for (_, m) in self.order(&mut moves, None, ply as usize) {
+            if !in_check {
+                let gain = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| VALUE[p.role.index()].1);
+                if stand + gain + DELTA_MARGIN < alpha {
+                    continue;
+                }
+            }
+            let ev = self.ev;
+            let u = self.make(m);
+            let s = -self.quiesce(-beta, -alpha, ply + 1);
+            self.unmake(m, u, ev);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn search(
+        &mut self,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+        null_ok: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv[ply as usize].clear();
+        if !root {
+            if let Some(r) = self.repetition() {
+                return r;
+            }
+            // mate distance pruning
+            alpha = alpha.max(-MATE + ply);
+            beta = beta.min(MATE - ply - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = if root || self.keys.is_empty() {
+            self.pos.in_check()
+        } else {
+            self.checks.last().copied().unwrap_or(false)
+        };
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 || ply as usize >= MAX_PLY - 2 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        if !root {
+            if let Some(v) = self.probe_tb(ply) {
+                return v;
+            }
+        }
+        let key = self.pos.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                match h.bound {
+                    Bound::Exact => return h.score,
+                    Bound::Lower if h.score >= beta => return h.score,
+                    Bound::Upper if h.score <= alpha => return h.score,
+                    _ => {}
+                }
+            }
+        }
+        let us = self.pos.turn();
+        let non_pawn = self.pos.pieces(us, Role::Rook).count() * 6
+            + (self.pos.pieces(us, Role::Horse).count()
+                + self.pos.pieces(us, Role::Cannon).count())
+                * 3;
+        if null_ok
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && non_pawn as i32 >= NULL_MIN_PHASE
+            && beta.abs() < MATE_BOUND
+        {
+            let stand = evaluate(&self.pos, &self.ev);
+            if stand >= beta {
+                let r = NULL_R + depth / 4;
+                let key_before = self.pos.key();
+                self.pos.play_null();
+                self.keys.push(key_before);
+                self.checks.push(false);
+                let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.keys.pop();
+                self.checks.pop();
+                self.pos.play_null();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        let mut best = -INF;
+        let mut best_move = None;
+        let alpha0 = alpha;
+        let mut searched = 0usize;
+        // the hash move first, before generating the others
+        let first =
+            tt_move.filter(|&m| self.pos.is_legal(m) && !(root && self.banned.contains(&m)));
+        let mut generated = false;
+        let mut picker: Option<Picker> = None;
+        loop {
+            let hash_first = if searched == 0 { first } else { None };
+            let m = if let Some(m) = hash_first {
+                m
+            } else {
+                if !generated {
+                    generated = true;
+                    let mut moves = self.pos.legal_moves();
+                    if root && !self.banned.is_empty() {
+                        moves.retain(|m| !self.banned.contains(m));
+                    }
+                    if moves.is_empty() {
+                        // no legal move loses, whether in check or not
+                        return -MATE + ply;
+                    }
+                    if root {
+                        self.root_moves = moves.len();
+                    }
+                    picker = Some(self.order(&mut moves, None, ply as usize));
+                }
+                match picker.as_mut().and_then(|p| p.next()) {
+                    Some((_, m)) if Some(m) == first => continue,
+                    Some((_, m)) => m,
+                    None => break,
+                }
+            };
+            let i = searched;
+            searched += 1;
+            let capture = self.pos.piece_at(m.to()).is_some();
+            let ev = self.ev;
+            let u = self.make(m);
+            let gives_check = *self.checks.last().unwrap_or(&false);
+            let mut s;
+            if i == 0 {
+                s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
+                    r = 1 + (i as i32 / 8).min(2) + if pv_node { 0 } else { 1 };
+                    r = r.min(depth - 2);
+                }
+                s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && (r > 0 || pv_node) {
+                    s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.unmake(m, u, ev);
+            if self.stopped {
+                return if best > -INF { best } else { 0 };
+            }
+            if s > best {
+                best = s;
+                best_move = Some(m);
+                if s > alpha {
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    head[ply as usize].clear();
+                    head[ply as usize].push(m);
+                    head[ply as usize].extend_from_slice(&tail[0]);
+                    if s >= beta {
+                        if !capture {
+                            let k = &mut self.killers[ply as usize];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let h = &mut self.history[m.from().index() * 90 + m.to().index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if root && !generated {
+            self.root_moves = 2;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// Iterative deepening; `report` is called after every completed iteration. Returns the
+    /// best move (None when there is no legal move) and the last report.
+    pub fn run(&mut self, mut report: impl FnMut(&Info)) -> (Option<Move>, Option<Info>) {
+        self.tt.new_search();
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 10)
+            .min(MAX_PLY as i32 - 10);
+        let mut best: Option<Move> = None;
+        let mut last: Option<Info> = None;
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let (mut lo, mut hi) = if depth >= 4 {
+                (score - ASPIRATION, score + ASPIRATION)
+            } else {
+                (-INF, INF)
+            };
+            let mut delta = ASPIRATION;
+            let s = loop {
+                let s = self.search(depth, lo, hi, 0, false);
+                if self.stopped {
+                    break s;
+                }
+                if s <= lo {
+                    lo = (lo - delta).max(-INF);
+                } else if s >= hi {
+                    hi = (hi + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+            };
+            if self.stopped && best.is_some() {
+                break;
+            }
+            if let Some(&m) = self.pv[0].first() {
+                best = Some(m);
+            }
+            score = s;
+            let info = Info {
+                depth,
+                seldepth: self.seldepth,
+                score: Score(s),
+                nodes: self.nodes,
+                time_ms: self.start.elapsed().as_millis() as u64,
+                pv: self.pv[0].clone(),
+                hashfull: self.tt.hashfull(),
+            };
+            report(&info);
+            last = Some(info);
+            if self.stopped {
+                break;
+            }
+            if self.root_moves == 1 && depth >= 4 {
+                break;
+            }
+            if s.abs() > MATE_BOUND && depth > (MATE - s.abs()) + 2 {
+                break;
+            }
+            if self.limits.soft.is_some_and(|t| self.start.elapsed() >= t) {
+                break;
+            }
+        }
+        if best.is_none() {
+            let mut moves = self.pos.legal_moves();
+            moves.retain(|m| !self.banned.contains(m));
+            best = moves.first().copied();
+        }
+        (best, last)
+    }
+}
+
+/// Positions searched by `xqdb bench`.
+pub const BENCH_FENS: [&str; 8] = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - 0 1",
+    "2bakab2/9/2n1c1n2/p3p3p/2p3p2/9/P1P1P1P1P/2N1C1N2/9/2BAKAB2 b - - 0 1",
+    "3k5/4a4/4b4/9/9/4R4/9/9/4A4/3AK4 w - - 0 1",
+];
+
+/// Search every bench position to `depth` with a fresh 16 MiB table: total nodes and seconds.
+/// The node count changes only when the search changes.
+pub fn bench(depth: i32) -> (u64, f64) {
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut nodes = 0;
+    for fen in BENCH_FENS {
+        let pos = Position::from_fen(fen).expect("bench positions are legal");
+        let mut tt = Tt::new(16);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let mut s = Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
+        s.run(|_| {});
+        nodes += s.nodes;
+    }
+    (nodes, start.elapsed().as_secs_f64())
+}

@@ -1,0 +1,283 @@
+//! The engine: protocol transcripts against the binary, book and tablebase use, mates.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+use xqdb::board::{Move, Position};
+use xqdb::engine::tt::Tt;
+use xqdb::engine::{Limits, Searcher};
+
+struct Eng {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Eng {
+    fn start(dir: &Path) -> Eng {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xqdb"))
+            .arg("engine")
+            .env("XQDB_HOME", dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Eng {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            let l = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no '{prefix}' after {got:?}"));
+            let done = l.starts_with(prefix);
+            got.push(l);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    fn bestmove(&mut self) -> String {
+        let l = self.until("bestmove");
+        l.last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xqdb-engine-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn uci_transcript() {
+    let dir = tmp("uci");
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name xqdb")));
+    assert!(hello
+        .iter()
+        .any(|l| l.contains("option name Hash type spin")));
+    e.send("setoption name Hash value 16");
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 5");
+    let lines = e.until("bestmove");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 5") && l.contains(" pv ")));
+    let m: Move = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let pos = Position::startpos()
+        .after("h2e2".parse().unwrap())
+        .after("h9g7".parse().unwrap());
+    assert!(pos.is_legal(m));
+    e.send("go wtime 3000 btime 3000 winc 100 binc 100");
+    let m: Move = e.bestmove().parse().unwrap();
+    assert!(pos.is_legal(m));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let m: Move = e.bestmove().parse().unwrap();
+    assert!(pos.is_legal(m));
+    e.send("frobnicate");
+    e.until("info string unknown command");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn ucci_transcript_with_banmoves() {
+    let dir = tmp("ucci");
+    let mut e = Eng::start(&dir);
+    e.send("ucci");
+    let hello = e.until("ucciok");
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option hashsize type spin")));
+    e.send("setoption usebook false");
+    e.send("setoption usemillisec false");
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2");
+    e.send("go depth 4");
+    let first = e.bestmove();
+    e.send(&format!("banmoves {first}"));
+    e.send("go depth 4");
+    let second = e.bestmove();
+    assert_ne!(first, second);
+    e.send("go time 1 increment 0");
+    e.bestmove();
+    e.send("isready");
+    e.until("readyok");
+    e.send("quit");
+    e.until("bye");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn the_first_moves_come_from_the_default_book() {
+    let dir = tmp("book");
+    xqdb::book::build_default(&dir.join("books/default.xqb")).unwrap();
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos");
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    let _ = e.child.wait();
+}
+
+/// Search `fen`; when the engine claims a mate for the side to move, check it: its principal
+/// variation ends in a position without a legal move after exactly the claimed plies.
+fn claimed_mate(fen: &str, nodes: u64) -> Option<i32> {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut tt = Tt::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(14),
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
+    let (_, info) = s.run(|_| {});
+    let info = info?;
+    let moves = info.score.mate_moves().filter(|&m| m > 0)?;
+    let mut p = pos.clone();
+    for &m in &info.pv {
+        assert!(p.is_legal(m), "{fen}: illegal PV move {m}");
+        p.play(m);
+    }
+    assert_eq!(
+        info.pv.len() as i32,
+        2 * moves - 1,
+        "{fen}: mate {moves} claimed, PV {:?}",
+        info.pv
+    );
+    assert!(
+        !p.has_legal_move(),
+        "{fen}: the PV of mate {moves} does not end in mate"
+    );
+    Some(moves)
+}
+
+#[test]
+fn mates_claimed_on_ccpd_mates_are_real() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games/ccpd/ccpd-mates.pgn");
+    if !p.exists() {
+        eprintln!("notice: {} absent, test skipped", p.display());
+        return;
+    }
+    let mut puzzles = Vec::new();
+    xqdb::records::collection::read_collection(
+        &[p],
+        |g, _| puzzles.push((g.start.to_fen(), g.moves.len())),
+        |_| {},
+    )
+    .unwrap();
+    let budget: u64 = std::env::var("XQDB_MATE_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300_000);
+    let found = puzzles
+        .iter()
+        .filter(|(fen, _)| claimed_mate(fen, budget).is_some())
+        .count();
+    // A measurement (not every record is a forced mate: in some the defender can take the
+    // attacking piece); the floor only guards against regressions.
+    println!(
+        "forced mates found with {budget} nodes: {found} of {}",
+        puzzles.len()
+    );
+    assert!(found >= 5, "{found}");
+}
+
+#[test]
+fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
+    use xqdb::tablebase::pipeline::generate_set;
+    use xqdb::tablebase::{Tablebases, Wdl};
+    let dir = tmp("tb");
+    let tables = dir.join("tables");
+    generate_set(
+        &["KRKAA".parse().unwrap(), "KNKA".parse().unwrap()],
+        &tables,
+        false,
+        |_| {},
+    )
+    .unwrap();
+    let tb = Tablebases::open(&tables);
+    let mut engine = xqdb::engine::Engine::new();
+    engine.set_tables(tables.clone());
+    engine.use_book = false;
+    for fen in [
+        "3k5/4a4/3a5/9/9/9/9/9/4R4/4K4 w",
+        "4k4/4a4/9/9/9/9/9/4N4/9/3K5 w",
+    ] {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let (w, d) = tb.probe_dtm(&pos).unwrap();
+        assert_eq!(w, Wdl::Win, "{fen}");
+        let d = d.unwrap();
+        let mut plies = 0;
+        while pos.has_legal_move() {
+            let m = if plies % 2 == 0 {
+                engine.set_position(&pos.to_fen(), &[]).unwrap();
+                let stop = AtomicBool::new(false);
+                let clock = xqdb::engine::time::Clock {
+                    depth: Some(4),
+                    ..Default::default()
+                };
+                engine.think(&clock, &stop, |_| {}).best.unwrap()
+            } else {
+                tb.best_moves(&pos).unwrap()[0].mv
+            };
+            pos.play(m);
+            plies += 1;
+            assert!(plies <= d, "{fen}: no mate within {d} plies");
+        }
+        assert_eq!(plies, d, "{fen}");
+    }
+}
