@@ -76,6 +76,9 @@ enum Command {
         /// Also print the whole optimal line to mate.
         #[arg(long)]
         line: bool,
+        /// Move notation: iccs, wxf or chinese.
+        #[arg(long, default_value = "iccs")]
+        notation: String,
         /// No ANSI colours.
         #[arg(long)]
         no_color: bool,
@@ -266,11 +269,13 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Probe {
             fen,
             line,
+            notation,
             no_color,
             common,
         } => {
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
-            probe(&pos, &Tablebases::open(common.dir()), line, !no_color)
+            let n = parse_notation(&notation)?;
+            probe(&pos, &Tablebases::open(common.dir()), line, n, !no_color)
         }
         Command::Info { target, common } => {
             common.init_threads();
@@ -693,7 +698,33 @@ fn verdict(side: Color, wdl: Wdl, dtm: Option<u32>) -> String {
     }
 }
 
-fn probe(pos: &Position, tb: &Tablebases, line: bool, color: bool) -> Result<(), String> {
+fn parse_notation(s: &str) -> Result<Notation, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "iccs" => Ok(Notation::Iccs),
+        "wxf" => Ok(Notation::Wxf),
+        "chinese" => Ok(Notation::Chinese),
+        other => Err(format!(
+            "unknown notation '{other}': use iccs, wxf or chinese"
+        )),
+    }
+}
+
+fn notate(pos: &Position, m: xqdb::board::Move, n: Notation) -> String {
+    let t = match n {
+        Notation::Iccs => None,
+        Notation::Wxf => xqdb::board::notation::to_wxf(pos, m),
+        Notation::Chinese => xqdb::board::notation::to_chinese(pos, m),
+    };
+    t.unwrap_or_else(|| m.to_string())
+}
+
+fn probe(
+    pos: &Position,
+    tb: &Tablebases,
+    line: bool,
+    n: Notation,
+    color: bool,
+) -> Result<(), String> {
     print!("{}", xqdb::display::board_diagram(pos, color));
     println!("FEN: {}", pos.to_fen());
     let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
@@ -717,11 +748,19 @@ fn probe(pos: &Position, tb: &Tablebases, line: bool, color: bool) -> Result<(),
             }
             (w, None) => format!("{w:?}"),
         };
-        println!("  {}  {after}", m.mv);
+        println!("  {}  {after}", notate(pos, m.mv, n));
     }
     if line {
         let l = tb.best_line(pos, 400).map_err(|e| e.to_string())?;
-        let text: Vec<String> = l.iter().map(|m| m.to_string()).collect();
+        let mut p = pos.clone();
+        let text: Vec<String> = l
+            .iter()
+            .map(|&m| {
+                let t = notate(&p, m, n);
+                p.play(m);
+                t
+            })
+            .collect();
         println!("Line ({}): {}", plies(l.len() as u32), text.join(" "));
     }
     Ok(())

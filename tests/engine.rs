@@ -281,3 +281,73 @@ fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
         assert_eq!(plies, d, "{fen}");
     }
 }
+
+/// Measurement (not part of the default run): from won positions of KRKAA, KNKA and KRNKR
+/// (tables from $XQDB_BENCH_TABLES, else target/bench-tables, generated there if missing),
+/// the engine plays the winning side at depth 6 against the tables' best defence, with and
+/// without tables, and we count the games not mated within the distance to mate.
+#[test]
+#[ignore = "measurement: several minutes"]
+fn measure_tablebase_endings_with_and_without_tables() {
+    use xqdb::index::PlacementIndex;
+    use xqdb::tablebase::pipeline::generate_set;
+    use xqdb::tablebase::{Tablebases, Wdl};
+    let dir = std::env::var_os("XQDB_BENCH_TABLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/bench-tables"));
+    let mats = ["KRKAA", "KNKA", "KRNKR"];
+    generate_set(&mats.map(|m| m.parse().unwrap()), &dir, false, |_| {}).unwrap();
+    let tb = Tablebases::open(&dir);
+    for name in mats {
+        let idx = PlacementIndex::new(name.parse().unwrap()).unwrap();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut samples = Vec::new();
+        while samples.len() < 20 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let pieces = idx.unrank_pieces(x % idx.size()).unwrap();
+            let Ok(pos) = Position::from_pieces(&pieces, xqdb::board::Color::Red) else {
+                continue;
+            };
+            if pos.check_placement_legal().is_ok() && tb.probe_wdl(&pos).ok() == Some(Wdl::Win) {
+                samples.push(pos);
+            }
+        }
+        for use_tables in [true, false] {
+            let mut fails = 0;
+            for start in &samples {
+                let mut engine = xqdb::engine::Engine::new();
+                engine.use_book = false;
+                engine.use_tb = use_tables;
+                engine.set_tables(dir.clone());
+                let d = tb.probe_dtm(start).unwrap().1.unwrap();
+                let mut pos = start.clone();
+                let mut plies = 0;
+                while pos.has_legal_move() && plies <= d {
+                    let m = if plies % 2 == 0 {
+                        engine.set_position(&pos.to_fen(), &[]).unwrap();
+                        let stop = AtomicBool::new(false);
+                        let clock = xqdb::engine::time::Clock {
+                            depth: Some(6),
+                            ..Default::default()
+                        };
+                        engine.think(&clock, &stop, |_| {}).best.unwrap()
+                    } else {
+                        tb.best_moves(&pos).unwrap()[0].mv
+                    };
+                    pos.play(m);
+                    plies += 1;
+                }
+                if pos.has_legal_move() || plies > d {
+                    fails += 1;
+                }
+            }
+            println!(
+                "{name}: {} tables: {fails} of {} won positions not mated within the DTM",
+                if use_tables { "with" } else { "without" },
+                samples.len()
+            );
+        }
+    }
+}
