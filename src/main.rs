@@ -124,6 +124,54 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         depth: i32,
     },
+    /// Play a match between two engines (UCI or UCCI, detected by handshake).
+    Match {
+        /// An engine command line, quoted (e.g. "target/release/xqdb engine"); give two.
+        #[arg(long = "engine", required = true, num_args = 1)]
+        engines: Vec<String>,
+        /// Engine option as N:NAME=VALUE (N = 1 or 2).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Time control: base+increment in seconds (e.g. 10+0.1).
+        #[arg(long)]
+        tc: Option<String>,
+        /// Fixed time per move in milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Fixed nodes per move.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Fixed depth per move.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Games (played in pairs with colours swapped).
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        /// Opening book for random weighted openings.
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Plies taken from the book.
+        #[arg(long, default_value_t = 8)]
+        book_plies: usize,
+        /// File of start positions (one FEN per line).
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Seed of the opening choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Tablebase folder for adjudication.
+        #[arg(long)]
+        tables: Option<PathBuf>,
+        /// Draw after this many plies.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Write the games here (PGN, ICCS moves).
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+    },
     /// Show a position: board, side to move, check status, legal moves.
     Show {
         /// A FEN (quoted) or `startpos`.
@@ -282,6 +330,130 @@ fn run(cli: Cli) -> Result<(), String> {
             info(&target, &common.dir())
         }
         Command::Games { action } => games(action),
+        Command::Match {
+            engines,
+            options,
+            tc,
+            movetime,
+            nodes,
+            depth,
+            games,
+            book,
+            book_plies,
+            openings,
+            concurrency,
+            seed,
+            tables,
+            max_plies,
+            pgn,
+        } => {
+            use xqdb::arena::{process::EngineSpec, run_match, MatchConfig, Openings, TimeControl};
+            if engines.len() != 2 {
+                return Err(format!("a match needs two --engine, got {}", engines.len()));
+            }
+            let mut specs: Vec<EngineSpec> = engines
+                .iter()
+                .map(|e| EngineSpec::parse(e).ok_or_else(|| format!("empty engine command '{e}'")))
+                .collect::<Result<_, _>>()?;
+            for o in &options {
+                let (n, rest) = o
+                    .split_once(':')
+                    .ok_or_else(|| format!("bad --option '{o}': use N:NAME=VALUE"))?;
+                let (k, v) = rest
+                    .split_once('=')
+                    .ok_or_else(|| format!("bad --option '{o}': use N:NAME=VALUE"))?;
+                let i: usize = n
+                    .parse()
+                    .map_err(|_| format!("bad engine number in --option '{o}'"))?;
+                specs
+                    .get_mut(i.wrapping_sub(1))
+                    .ok_or_else(|| format!("--option '{o}': engine {i} does not exist"))?
+                    .options
+                    .push((k.to_string(), v.to_string()));
+            }
+            let tc = if let Some(t) = tc {
+                let (b, i) = t.split_once('+').unwrap_or((&t, "0"));
+                let secs = |x: &str| {
+                    x.parse::<f64>()
+                        .map_err(|_| format!("bad --tc '{t}': use BASE+INC in seconds"))
+                };
+                TimeControl::Clock {
+                    base_ms: (secs(b)? * 1000.0) as u64,
+                    inc_ms: (secs(i)? * 1000.0) as u64,
+                }
+            } else if let Some(m) = movetime {
+                TimeControl::MoveTime(m)
+            } else if let Some(n) = nodes {
+                TimeControl::Nodes(n)
+            } else if let Some(d) = depth {
+                TimeControl::Depth(d)
+            } else {
+                TimeControl::Clock {
+                    base_ms: 10_000,
+                    inc_ms: 100,
+                }
+            };
+            let openings = if let Some(f) = openings {
+                let text =
+                    std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+                let list: Vec<String> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string)
+                    .collect();
+                for l in &list {
+                    Position::from_fen(l).map_err(|e| format!("{}: {l}: {e}", f.display()))?;
+                }
+                Openings::Fens(list)
+            } else if let Some(b) = book {
+                xqdb::book::Book::open(&b).map_err(|e| e.to_string())?;
+                Openings::Book {
+                    path: b,
+                    plies: book_plies,
+                }
+            } else {
+                Openings::Start
+            };
+            let cfg = MatchConfig {
+                engines: [specs[0].clone(), specs[1].clone()],
+                tc,
+                games,
+                openings,
+                concurrency,
+                seed,
+                tables,
+                max_plies,
+            };
+            let all = run_match(&cfg, |g, so_far| {
+                let (w, d, l) = tally(so_far);
+                let (s, _, _) = xqdb::arena::elo(w, d, l);
+                eprintln!(
+                    "game {} {}-{} {} ({}); after {}: +{w} ={d} -{l} score {:.1}%",
+                    g.number + 1,
+                    g.names[0],
+                    g.names[1],
+                    g.result.map_or("*", |r| r.token()),
+                    g.termination,
+                    so_far.len(),
+                    100.0 * s
+                );
+            });
+            if let Some(p) = pgn {
+                let text: String = all.iter().map(|g| g.pgn()).collect();
+                std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+            let (w, d, l) = tally(&all);
+            let (s, e, err) = xqdb::arena::elo(w, d, l);
+            println!(
+                "{} vs {}: {} games, +{w} ={d} -{l}, score {:.1}%, Elo difference {e:+.0} +/- {err:.0} (95%)",
+                engines[0],
+                engines[1],
+                all.len(),
+                100.0 * s
+            );
+            Ok(())
+        }
         Command::Engine => {
             let stdin = std::io::stdin();
             xqdb::engine::run_protocol(stdin.lock(), Box::new(std::io::stdout()));
@@ -678,6 +850,18 @@ fn book_cmd(action: BookCmd) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn tally(games: &[xqdb::arena::MatchGame]) -> (usize, usize, usize) {
+    let mut t = (0, 0, 0);
+    for g in games {
+        match g.score0() {
+            x if x > 0.75 => t.0 += 1,
+            x if x < 0.25 => t.2 += 1,
+            _ => t.1 += 1,
+        }
+    }
+    t
 }
 
 fn plies(n: u32) -> String {

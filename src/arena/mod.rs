@@ -1,0 +1,421 @@
+//! Engine matches: games between two engines that speak UCI or UCCI, with openings from a
+//! book or a FEN list, clocks, adjudication (no legal move, perpetual check, repetition,
+//! 60-move rule, move limit, tablebases) and fault handling (illegal moves, time losses,
+//! crashes, hangs: the game is lost, the engine restarted, the match goes on).
+//!
+//! Repetition rules applied: on the third occurrence of a position, a side that gave check
+//! with every one of its moves since the first occurrence, while the other side did not,
+//! loses (perpetual check); otherwise the game is drawn. Chasing rules are not applied.
+
+pub mod process;
+
+use crate::board::{Move, Position};
+use crate::book::{Book, PickMode};
+use crate::index::Material;
+use crate::records::GameResult;
+use crate::tablebase::{Tablebases, Wdl};
+use process::{EngineProc, EngineSpec, Fault};
+use rand::SeedableRng;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Thinking limit per move.
+#[derive(Clone, Copy, Debug)]
+pub enum TimeControl {
+    /// Base time and increment per side, in milliseconds.
+    Clock {
+        /// Base.
+        base_ms: u64,
+        /// Increment.
+        inc_ms: u64,
+    },
+    /// Fixed time per move.
+    MoveTime(u64),
+    /// Fixed nodes per move.
+    Nodes(u64),
+    /// Fixed depth per move.
+    Depth(u32),
+}
+
+/// Where games start.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    /// The standard start position.
+    Start,
+    /// Random weighted book moves up to a number of plies.
+    Book {
+        /// Book file.
+        path: PathBuf,
+        /// Plies.
+        plies: usize,
+    },
+    /// Start positions (FEN lines), used in turn.
+    Fens(Vec<String>),
+}
+
+/// A match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines.
+    pub engines: [EngineSpec; 2],
+    /// Time control.
+    pub tc: TimeControl,
+    /// Games (played in pairs with colours swapped).
+    pub games: usize,
+    /// Openings.
+    pub openings: Openings,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Seed of the opening choice.
+    pub seed: u64,
+    /// Tablebase folder for adjudication.
+    pub tables: Option<PathBuf>,
+    /// Draw after this many plies.
+    pub max_plies: usize,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// Number (0-based).
+    pub number: usize,
+    /// Which engine (0 or 1) played Red.
+    pub red: usize,
+    /// Engine names (Red, Black).
+    pub names: [String; 2],
+    /// Start position.
+    pub start: Position,
+    /// Moves (opening moves included).
+    pub moves: Vec<Move>,
+    /// Plies of the moves that came from the opening.
+    pub opening_plies: usize,
+    /// Result (None: unfinished, which does not happen).
+    pub result: Option<GameResult>,
+    /// Why it ended.
+    pub termination: String,
+}
+
+impl MatchGame {
+    /// Score of engine 0 (1, 0.5, 0).
+    pub fn score0(&self) -> f64 {
+        match (self.result, self.red) {
+            (Some(GameResult::Draw), _) | (None, _) => 0.5,
+            (Some(GameResult::RedWins), 0) | (Some(GameResult::BlackWins), 1) => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    /// The game as PGN (ICCS moves).
+    pub fn pgn(&self) -> String {
+        let result = self.result.map_or("*", |r| r.token());
+        let mut s = format!(
+            "[Event \"xqdb match\"]\n[Round \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n[Termination \"{}\"]\n[Opening \"{} plies\"]\n",
+            self.number + 1,
+            self.names[0],
+            self.names[1],
+            self.termination,
+            self.opening_plies
+        );
+        if self.start != Position::startpos() {
+            s.push_str(&format!("[FEN \"{}\"]\n", self.start.to_fen()));
+        }
+        s.push_str("[Format \"ICCS\"]\n\n");
+        let mut line = String::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                line.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            line.push_str(&format!("{m} "));
+            if line.len() > 70 {
+                s.push_str(line.trim_end());
+                s.push('\n');
+                line.clear();
+            }
+        }
+        s.push_str(&line);
+        s.push_str(result);
+        s.push_str("\n\n");
+        s
+    }
+}
+
+fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Vec<Move>) {
+    match &cfg.openings {
+        Openings::Start => (Position::startpos(), Vec::new()),
+        Openings::Fens(list) => {
+            let fen = &list[pair % list.len().max(1)];
+            (
+                Position::from_fen(fen).unwrap_or_else(|_| Position::startpos()),
+                Vec::new(),
+            )
+        }
+        Openings::Book { plies, .. } => {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(
+                cfg.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            );
+            let start = Position::startpos();
+            let mut pos = start.clone();
+            let mut moves = Vec::new();
+            if let Some(b) = book {
+                for _ in 0..*plies {
+                    match b.pick(&pos, &mut rng, PickMode::Weighted) {
+                        Some(m) => {
+                            pos.play(m);
+                            moves.push(m);
+                        }
+                        None => break,
+                    }
+                }
+            }
+            (start, moves)
+        }
+    }
+}
+
+/// Decide the game if the rules (or the tables) end it here.
+fn adjudicate(
+    pos: &Position,
+    history: &[(u64, bool)],
+    tb: Option<&Tablebases>,
+    max_plies: usize,
+    plies: usize,
+) -> Option<(GameResult, String)> {
+    let side = pos.turn();
+    let win_for = |c: crate::board::Color| {
+        if c == crate::board::Color::Red {
+            GameResult::RedWins
+        } else {
+            GameResult::BlackWins
+        }
+    };
+    if !pos.has_legal_move() {
+        let how = if pos.in_check() {
+            "checkmate"
+        } else {
+            "no legal move"
+        };
+        return Some((win_for(!side), how.into()));
+    }
+    // repetition: history holds (key after each move, the move gave check)
+    let key = pos.key();
+    let same: Vec<usize> = (0..history.len())
+        .rev()
+        .step_by(2)
+        .filter(|&i| history[i].0 == key)
+        .collect();
+    if same.len() >= 3 {
+        let first = *same.last().expect("three occurrences");
+        let mut mover_all = true;
+        let mut other_all = true;
+        for i in first + 1..history.len() {
+            // the move at index len-1 was made by the side not to move now
+            let by_mover = (history.len() - 1 - i).is_multiple_of(2);
+            if by_mover {
+                mover_all &= history[i].1;
+            } else {
+                other_all &= history[i].1;
+            }
+        }
+        return Some(match (mover_all, other_all) {
+            (true, false) => (win_for(side), "perpetual check".into()),
+            (false, true) => (win_for(!side), "perpetual check".into()),
+            _ => (GameResult::Draw, "repetition".into()),
+        });
+    }
+    if pos.halfmoves() >= 120 {
+        return Some((GameResult::Draw, "60-move rule".into()));
+    }
+    if plies >= max_plies {
+        return Some((GameResult::Draw, "move limit".into()));
+    }
+    if let Some(tb) = tb {
+        let m = Material::of_position(pos);
+        if tb.has_table(&m) {
+            if let Ok(w) = tb.probe_wdl(pos) {
+                return Some(match w {
+                    Wdl::Win => (win_for(side), "tablebase".into()),
+                    Wdl::Loss => (win_for(!side), "tablebase".into()),
+                    Wdl::Draw => (GameResult::Draw, "tablebase".into()),
+                });
+            }
+        }
+    }
+    None
+}
+
+fn go_args(tc: TimeControl, proto: process::Protocol, own: u64, opp: u64, red: bool) -> String {
+    use process::Protocol::*;
+    match (tc, proto) {
+        (TimeControl::Clock { inc_ms, .. }, Uci) => {
+            let (w, b) = if red { (own, opp) } else { (opp, own) };
+            format!("wtime {w} btime {b} winc {inc_ms} binc {inc_ms}")
+        }
+        (TimeControl::Clock { inc_ms, .. }, Ucci) => {
+            format!("time {own} increment {inc_ms} opptime {opp} oppincrement {inc_ms}")
+        }
+        (TimeControl::MoveTime(t), Uci) => format!("movetime {t}"),
+        (TimeControl::MoveTime(t), Ucci) => format!("time {t} movestogo 1"),
+        (TimeControl::Nodes(n), _) => format!("nodes {n}"),
+        (TimeControl::Depth(d), _) => format!("depth {d}"),
+    }
+}
+
+/// Play one game; engines are restarted when they fail. `procs[i]` is engine i.
+fn play(
+    cfg: &MatchConfig,
+    number: usize,
+    procs: &mut [Option<EngineProc>; 2],
+    book: Option<&Book>,
+    tb: Option<&Tablebases>,
+) -> MatchGame {
+    let pair = number / 2;
+    let red = number % 2; // engine playing Red
+    let (start, opening_moves) = opening(cfg, pair, book);
+    let mut names = [String::new(), String::new()];
+    for (k, p) in procs.iter_mut().enumerate() {
+        let ok = p.as_mut().is_some_and(|e| e.new_game().is_ok());
+        if !ok {
+            *p = EngineProc::start(&cfg.engines[k]).ok();
+        }
+    }
+    for (c, e) in [(0, red), (1, 1 - red)] {
+        names[c] = procs[e]
+            .as_ref()
+            .map_or(cfg.engines[e].cmd.clone(), |p| p.name.clone());
+    }
+    let fen = start.to_fen();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut history: Vec<(u64, bool)> = Vec::new();
+    for &m in &opening_moves {
+        pos.play(m);
+        moves.push(m);
+        history.push((pos.key(), pos.in_check()));
+    }
+    let (base, inc) = match cfg.tc {
+        TimeControl::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
+        _ => (0, 0),
+    };
+    let mut clock = [base, base]; // by colour
+    let finish = |result, termination: String, moves: Vec<Move>| MatchGame {
+        number,
+        red,
+        names: names.clone(),
+        start: start.clone(),
+        moves,
+        opening_plies: opening_moves.len(),
+        result: Some(result),
+        termination,
+    };
+    loop {
+        if let Some((r, why)) = adjudicate(&pos, &history, tb, cfg.max_plies, moves.len()) {
+            return finish(r, why, moves);
+        }
+        let side = pos.turn();
+        let c = side.index();
+        let engine = if c == 0 { red } else { 1 - red };
+        let lose = if side == crate::board::Color::Red {
+            GameResult::BlackWins
+        } else {
+            GameResult::RedWins
+        };
+        let Some(proc_) = procs[engine].as_mut() else {
+            return finish(
+                lose,
+                format!("{} could not be started", cfg.engines[engine].cmd),
+                moves,
+            );
+        };
+        let within = match cfg.tc {
+            TimeControl::Clock { .. } => Duration::from_millis(clock[c] + 1000),
+            TimeControl::MoveTime(t) => Duration::from_millis(t + 2000),
+            _ => Duration::from_secs(60),
+        };
+        let args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
+        let t0 = Instant::now();
+        let answer = proc_.think(&fen, &moves, &args, within);
+        let spent = t0.elapsed().as_millis() as u64;
+        let m = match answer {
+            Ok(m) => m,
+            Err(f) => {
+                procs[engine] = None; // restarted for the next game
+                let why = match f {
+                    Fault::Timeout(_) => format!("{} hung (no move in time)", names[c]),
+                    Fault::Crash(_) => format!("{} crashed", names[c]),
+                    Fault::BadAnswer(a) => format!("{} answered '{a}'", names[c]),
+                };
+                return finish(lose, why, moves);
+            }
+        };
+        if let TimeControl::Clock { .. } = cfg.tc {
+            if spent > clock[c] {
+                return finish(lose, format!("{} lost on time", names[c]), moves);
+            }
+            clock[c] = clock[c] - spent + inc;
+        }
+        if !pos.is_legal(m) {
+            return finish(
+                lose,
+                format!("{} played the illegal move {m}", names[c]),
+                moves,
+            );
+        }
+        pos.play(m);
+        moves.push(m);
+        history.push((pos.key(), pos.in_check()));
+    }
+}
+
+/// Score, Elo difference and its 95 % error bar, from engine 0's point of view.
+pub fn elo(w: usize, d: usize, l: usize) -> (f64, f64, f64) {
+    let n = (w + d + l).max(1) as f64;
+    let s = (w as f64 + 0.5 * d as f64) / n;
+    let var =
+        (w as f64 * (1.0 - s).powi(2) + d as f64 * (0.5 - s).powi(2) + l as f64 * s.powi(2)) / n;
+    let se = (var / n).sqrt();
+    let to_elo = |x: f64| {
+        let x = x.clamp(1e-3, 1.0 - 1e-3);
+        -400.0 * (1.0 / x - 1.0).log10()
+    };
+    let lo = to_elo(s - 1.96 * se);
+    let hi = to_elo(s + 1.96 * se);
+    (s, to_elo(s), (hi - lo) / 2.0)
+}
+
+/// Play a match; `progress` is called after every game with the games so far.
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut progress: impl FnMut(&MatchGame, &[MatchGame]) + Send,
+) -> Vec<MatchGame> {
+    let book = match &cfg.openings {
+        Openings::Book { path, .. } => Book::open(path).ok(),
+        _ => None,
+    };
+    let tb = cfg.tables.as_ref().map(Tablebases::open);
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<MatchGame>> = Mutex::new(Vec::new());
+    let progress = Mutex::new(&mut progress);
+    std::thread::scope(|s| {
+        for _ in 0..cfg.concurrency.max(1) {
+            s.spawn(|| {
+                let mut procs: [Option<EngineProc>; 2] = [None, None];
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= cfg.games {
+                        break;
+                    }
+                    let g = play(cfg, i, &mut procs, book.as_ref(), tb.as_ref());
+                    let mut all = done.lock().unwrap_or_else(|e| e.into_inner());
+                    all.push(g.clone());
+                    let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+                    (**p)(&g, &all);
+                }
+            });
+        }
+    });
+    let mut games = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|g| g.number);
+    games
+}
