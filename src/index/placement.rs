@@ -381,20 +381,22 @@ impl PlacementIndex {
             .sum()
     }
 
-    fn rank_layout(&self, l: &Layout) -> Option<u64> {
-        let split = &self.splits[(*self
+    /// The split of a layout and its two own-half entries: (split, Red entry, Red entry is
+    /// the mirror image, Black entry, Black entry is the mirror image).
+    fn own_entries(&self, l: &Layout) -> Option<(usize, usize, bool, usize, bool)> {
+        let si = (*self
             .split_of
             .get(l.n_unp[0] as usize)?
-            .get(l.n_unp[1] as usize)?)?];
-        let [lr, lb] = &split.lists;
+            .get(l.n_unp[1] as usize)?)?;
+        let [lr, lb] = &self.splits[si].lists;
         let raw_r = lr.raw(
             l.king[0],
             &l.adv[0][..l.n_adv[0] as usize],
             &l.ele[0][..l.n_ele[0] as usize],
             &l.unp[0][..l.n_unp[0] as usize],
         )?;
+        // Black's pieces seen from Red's side (flipped top to bottom)
         let mut fb = [[0u8; 5]; 3];
-        let kb = flip(l.king[1]);
         for (i, &s) in l.adv[1][..l.n_adv[1] as usize].iter().enumerate() {
             fb[0][i] = flip(s);
         }
@@ -405,13 +407,20 @@ impl PlacementIndex {
             fb[2][i] = flip(s);
         }
         let raw_b = lb.raw(
-            kb,
+            flip(l.king[1]),
             &fb[0][..l.n_adv[1] as usize],
             &fb[1][..l.n_ele[1] as usize],
             &fb[2][..l.n_unp[1] as usize],
         )?;
         let (ir, mr) = lr.find(raw_r)?;
         let (ib, mb) = lb.find(raw_b)?;
+        Some((si, ir, mr, ib, mb))
+    }
+
+    fn rank_layout(&self, l: &Layout) -> Option<u64> {
+        let (si, ir, mr, ib, mb) = self.own_entries(l)?;
+        let split = &self.splits[si];
+        let [lr, lb] = &split.lists;
         let occ_own = l.own_occ();
         // which orientation is canonical
         let mirror_it = if ir < lr.asym {
@@ -590,36 +599,9 @@ impl PlacementIndex {
         for &(p, sq) in pieces {
             l.add(p, sq as u8);
         }
-        let si = (*self
-            .split_of
-            .get(l.n_unp[0] as usize)?
-            .get(l.n_unp[1] as usize)?)?;
+        let (si, ir, mr, ib, mb) = self.own_entries(&l)?;
         let split = &self.splits[si];
         let [lr, lb] = &split.lists;
-        let raw_r = lr.raw(
-            l.king[0],
-            &l.adv[0][..l.n_adv[0] as usize],
-            &l.ele[0][..l.n_ele[0] as usize],
-            &l.unp[0][..l.n_unp[0] as usize],
-        )?;
-        let mut fb = [[0u8; 5]; 3];
-        for (i, &s) in l.adv[1][..l.n_adv[1] as usize].iter().enumerate() {
-            fb[0][i] = flip(s);
-        }
-        for (i, &s) in l.ele[1][..l.n_ele[1] as usize].iter().enumerate() {
-            fb[1][i] = flip(s);
-        }
-        for (i, &s) in l.unp[1][..l.n_unp[1] as usize].iter().enumerate() {
-            fb[2][i] = flip(s);
-        }
-        let raw_b = lb.raw(
-            flip(l.king[1]),
-            &fb[0][..l.n_adv[1] as usize],
-            &fb[1][..l.n_ele[1] as usize],
-            &fb[2][..l.n_unp[1] as usize],
-        )?;
-        let (ir, mr) = lr.find(raw_r)?;
-        let (ib, mb) = lb.find(raw_b)?;
         let t = split.t_full;
         let (mirrored, base) = if ir < lr.asym {
             let ib_full = if ib < lb.asym && (mb != mr) {

@@ -323,22 +323,14 @@ pub fn write_files(
     };
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let positions = values[0].len() as u64;
-    let mut counts = [[0u64; 4]; 2];
-    let mut max_dtm = 0u8;
-    for (s, side) in values.iter().enumerate() {
-        for &v in side {
-            let k = match wdl_of(v) {
-                Some(Wdl::Win) => 0,
-                Some(Wdl::Draw) => 1,
-                Some(Wdl::Loss) => 2,
-                None => 3,
-            };
-            counts[s][k] += 1;
-            if v <= MAX_DTM {
-                max_dtm = max_dtm.max(v);
-            }
-        }
-    }
+    let counts = super::values::outcome_counts(values);
+    let max_dtm = values
+        .iter()
+        .flatten()
+        .filter(|&&v| v <= MAX_DTM)
+        .max()
+        .copied()
+        .unwrap_or(0);
     let mut written = Written::default();
     for metric in [Metric::Wdl, Metric::Dtm] {
         let path = table_path(dir, material, metric);

@@ -4,7 +4,7 @@
 use super::file::{table_path, write_files, Metric, TableFile, Written};
 use super::generate::generate;
 use super::table::{table_material, Table, TableSet, TbError};
-use super::values::{wdl_of, Wdl, ILLEGAL};
+use super::values::ILLEGAL;
 use crate::board::{Color, Position, Role};
 use crate::index::{Material, PlacementIndex};
 use rayon::prelude::*;
@@ -69,22 +69,7 @@ pub fn peak_rss() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// Per side to move: wins, draws, losses, illegal.
-pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
-    let mut counts = [[0u64; 4]; 2];
-    for (s, side) in values.iter().enumerate() {
-        for &v in side {
-            let k = match wdl_of(v) {
-                Some(Wdl::Win) => 0,
-                Some(Wdl::Draw) => 1,
-                Some(Wdl::Loss) => 2,
-                None => 3,
-            };
-            counts[s][k] += 1;
-        }
-    }
-    counts
-}
+pub use super::values::outcome_counts;
 
 /// Mark the illegal placements of a table read from files (the files do not store them).
 fn mark_illegal(index: &PlacementIndex, values: &mut [Vec<u8>; 2]) {

@@ -74,6 +74,23 @@ pub fn value_from_children(children: impl IntoIterator<Item = u8>) -> Option<u8>
     })
 }
 
+/// Per side to move (Red, Black): wins, draws, losses, illegal.
+pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
+    let mut counts = [[0u64; 4]; 2];
+    for (s, side) in values.iter().enumerate() {
+        for &v in side {
+            let k = match wdl_of(v) {
+                Some(Wdl::Win) => 0,
+                Some(Wdl::Draw) => 1,
+                Some(Wdl::Loss) => 2,
+                None => 3,
+            };
+            counts[s][k] += 1;
+        }
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
