@@ -30,6 +30,17 @@ impl Table {
         2 * self.index.size()
     }
 
+    /// Number of decided positions (both sides to move) per distance to mate.
+    pub fn dtm_histogram(&self) -> std::collections::BTreeMap<u8, u64> {
+        let mut h = std::collections::BTreeMap::new();
+        for &v in self.values.iter().flatten() {
+            if v <= super::values::MAX_DTM {
+                *h.entry(v).or_insert(0u64) += 1;
+            }
+        }
+        h
+    }
+
     /// Highest decided value and one index and side where it occurs.
     pub fn longest(&self) -> Option<(u8, u64, Color)> {
         let mut best: Option<(u8, u64, Color)> = None;

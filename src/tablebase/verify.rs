@@ -1,10 +1,15 @@
 //! Independent verification: every position's value re-derived from its legal successors
 //! by forward move generation and look-ups in this table and the smaller ones.
 
-use super::table::{Table, TableSet};
+use super::pipeline::load_table;
+use super::table::{table_material, Table, TableSet, TbError};
 use super::values::{value_from_children, ILLEGAL};
+use crate::board::Role;
 use crate::board::{Color, Position};
+use crate::index::Material;
 use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Arc;
 
 /// One position whose stored value disagrees with its successors.
 #[derive(Debug, Clone)]
@@ -26,6 +31,26 @@ pub struct VerifyReport {
     pub mismatches: u64,
     /// The first few mismatches.
     pub examples: Vec<Mismatch>,
+}
+
+/// Read the table of `m` and every table one capture away from `dir` (every block of their
+/// files is checked on the way) and re-derive every value of the table.
+pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
+    let (name, _) = table_material(*m);
+    let table = Arc::new(load_table(dir, &name)?);
+    let mut set = TableSet::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            if let Some(sub) = name.without(c, r) {
+                let sub = table_material(sub).0;
+                if set.get(&sub).is_none() {
+                    set.insert(Arc::new(load_table(dir, &sub)?));
+                }
+            }
+        }
+    }
+    set.insert(table.clone());
+    Ok(verify_table(&table, &set))
 }
 
 /// Re-derive every value of `table`; `tables` must hold it and every table one capture away.

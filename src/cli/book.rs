@@ -1,0 +1,183 @@
+//! Book commands: build, probe, dump, merge, stats.
+
+use clap::Subcommand;
+use std::path::PathBuf;
+use std::time::Instant;
+use xqdb::board::Position;
+
+#[derive(Subcommand)]
+pub enum BookCmd {
+    /// Build a book from game records.
+    Build {
+        /// Files or folders (.pgn, .xqf).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output book (e.g. books/NAME.xqb).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Plies of each game that enter the book.
+        #[arg(long, default_value_t = 40)]
+        max_ply: u32,
+        /// Moves seen in fewer games are dropped.
+        #[arg(long, default_value_t = 2)]
+        min_games: u32,
+        /// Move weights: score (2 x wins + draws, unknown results as draws), games, wins.
+        #[arg(long, default_value = "score")]
+        weight: String,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Book moves of a position, best first.
+    Probe {
+        /// A FEN (quoted) or `startpos`.
+        fen: String,
+        /// Book file (default: books/default.xqb).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Print the whole book as text.
+    Dump {
+        /// Book file (default: books/default.xqb).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Add the statistics of two books.
+    Merge {
+        /// First book.
+        a: PathBuf,
+        /// Second book.
+        b: PathBuf,
+        /// Output.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Summary of a book.
+    Stats {
+        /// Book file (default: books/default.xqb).
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+}
+
+pub fn default_book(p: Option<PathBuf>) -> PathBuf {
+    p.unwrap_or_else(|| xqdb::paths::books_dir().join("default.xqb"))
+}
+
+pub fn book_cmd(action: BookCmd) -> Result<(), String> {
+    use xqdb::book::{build, merge, write, Book, BookOptions, Weighting};
+    match action {
+        BookCmd::Build {
+            paths,
+            output,
+            max_ply,
+            min_games,
+            weight,
+            threads,
+        } => {
+            if let Some(n) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build_global();
+            }
+            let weighting = match weight.as_str() {
+                "score" => Weighting::Score,
+                "games" => Weighting::Games,
+                "wins" => Weighting::Wins,
+                w => return Err(format!("unknown weighting '{w}': use score, games or wins")),
+            };
+            let start = Instant::now();
+            let mut games = Vec::new();
+            let st = xqdb::records::collection::read_collection(
+                &paths,
+                |g, _| games.push(g.clone()),
+                |_| {},
+            )
+            .map_err(|e| e.to_string())?;
+            let opts = BookOptions {
+                max_ply,
+                min_games,
+                weighting,
+            };
+            let (entries, summary) = build(&games, &opts);
+            let size =
+                write(&output, &entries, &opts, summary.games_used).map_err(|e| e.to_string())?;
+            println!(
+                "{}: {} games used, {} skipped, {} positions, {} moves, {size} bytes, in {:.2} s",
+                output.display(),
+                summary.games_used,
+                st.skipped.len(),
+                summary.positions,
+                summary.moves,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        BookCmd::Probe { fen, book } => {
+            let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+            let b = Book::open(default_book(book)).map_err(|e| e.to_string())?;
+            let moves = b.moves(&pos);
+            if moves.is_empty() {
+                println!("not in the book");
+            }
+            for m in moves {
+                let chinese = xqdb::board::notation::to_chinese(&pos, m.mv).unwrap_or_default();
+                let score = m
+                    .score_percent()
+                    .map_or("-".to_string(), |s| format!("{s:.1}%"));
+                println!(
+                    "{}  {chinese}  games {:>6}  score {:>6}  (+{} ={} -{})  weight {}",
+                    m.mv, m.games, score, m.wins, m.draws, m.losses, m.weight
+                );
+            }
+            Ok(())
+        }
+        BookCmd::Dump { book } => {
+            let b = Book::open(default_book(book)).map_err(|e| e.to_string())?;
+            for e in b.entries() {
+                let moves: Vec<String> = e
+                    .moves
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "{} {}/{}/{}/{} w{}",
+                            m.mv, m.games, m.wins, m.draws, m.losses, m.weight
+                        )
+                    })
+                    .collect();
+                println!("{:016x}  {}", e.key, moves.join("  "));
+            }
+            Ok(())
+        }
+        BookCmd::Merge { a, b, output } => {
+            let ba = Book::open(&a).map_err(|e| e.to_string())?;
+            let bb = Book::open(&b).map_err(|e| e.to_string())?;
+            let (p, m, size) = merge(&[&ba, &bb], &output).map_err(|e| e.to_string())?;
+            println!(
+                "{}: {p} positions, {m} moves, {size} bytes",
+                output.display()
+            );
+            Ok(())
+        }
+        BookCmd::Stats { book } => {
+            let path = default_book(book);
+            let b = Book::open(&path).map_err(|e| e.to_string())?;
+            println!(
+                "{}: {} positions, {} moves, {} games, {} bytes; built with max ply {}, min games {}, weights {:?}",
+                path.display(),
+                b.positions(),
+                b.move_count(),
+                b.games,
+                b.file_size(),
+                b.options.max_ply,
+                b.options.min_games,
+                b.options.weighting
+            );
+            let start = Position::startpos();
+            for m in b.moves(&start).iter().take(5) {
+                println!("  start: {} games {} weight {}", m.mv, m.games, m.weight);
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Table commands: gen, verify, probe, info, count.
+
+use super::records::notate;
+use std::time::Instant;
+use xqdb::board::{Color, Position};
+use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
+use xqdb::index::Material;
+use xqdb::records::Notation;
+use xqdb::tablebase::file::{table_path, Metric, TableFile};
+use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, GenSummary};
+use xqdb::tablebase::verify::verify_files;
+use xqdb::tablebase::{Tablebases, Wdl};
+
+pub fn gen_tables(targets: &[Material], dir: &std::path::Path) -> Result<(), String> {
+    let start = Instant::now();
+    let mut generated = 0;
+    let mut skipped = 0;
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    generate_set(targets, dir, interactive, |s| {
+        if s.skipped {
+            skipped += 1;
+            println!("{:<10} present and valid, skipped", s.material.to_string());
+        } else {
+            generated += 1;
+            print_summary(s);
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    println!(
+        "{generated} tables generated, {skipped} already present, in {:.1} s; peak memory {:.1} MiB",
+        start.elapsed().as_secs_f64(),
+        peak_rss() as f64 / 1048576.0
+    );
+    Ok(())
+}
+
+pub fn print_summary(s: &GenSummary) {
+    let side = |i: usize| {
+        let c = &s.counts[i];
+        format!("W {} D {} L {} illegal {}", c[0], c[1], c[2], c[3])
+    };
+    println!(
+        "{:<10} {} positions in {:.2} s ({:.2} M positions/s), peak RSS {:.1} MiB at the end of generation ({:.2} bytes/position), {:.1} MiB after saving, files WDL {} B + DTM {} B",
+        s.material.to_string(),
+        s.positions,
+        s.seconds,
+        s.positions as f64 / s.seconds.max(1e-9) / 1e6,
+        s.gen_peak_rss as f64 / 1048576.0,
+        s.gen_peak_rss as f64 / s.positions.max(1) as f64,
+        s.peak_rss as f64 / 1048576.0,
+        s.written.wdl_bytes,
+        s.written.dtm_bytes
+    );
+    println!("           Red to move:   {}", side(0));
+    println!("           Black to move: {}", side(1));
+    if let Some((plies, fen)) = &s.longest {
+        println!("           longest mate: {plies} plies, {fen}");
+    }
+}
+
+pub fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<(), String> {
+    let mut bad = 0u64;
+    for m in materials {
+        let start = Instant::now();
+        let rep = verify_files(dir, m).map_err(|e| e.to_string())?;
+        println!(
+            "{}: files checked, {} positions re-derived from their successors in {:.1} s, {} mismatches",
+            m.normalized().0,
+            rep.checked,
+            start.elapsed().as_secs_f64(),
+            rep.mismatches
+        );
+        for e in &rep.examples {
+            println!(
+                "  mismatch: stored {} derived {}: {}",
+                e.stored, e.derived, e.fen
+            );
+        }
+        bad += rep.mismatches;
+    }
+    if bad > 0 {
+        return Err(format!("{bad} positions disagree with their successors"));
+    }
+    Ok(())
+}
+
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+pub fn verdict(side: Color, wdl: Wdl, dtm: Option<u32>) -> String {
+    match (wdl, dtm) {
+        (Wdl::Draw, _) => "draw".to_string(),
+        (Wdl::Win, Some(d)) => format!("{side} wins, mate in {}", plies(d)),
+        (Wdl::Loss, Some(0)) => format!("{} wins: {side} has no legal move", !side),
+        (Wdl::Loss, Some(d)) => format!("{} wins, mate in {}", !side, plies(d)),
+        (w, None) => format!("{w:?}"),
+    }
+}
+
+pub fn probe(
+    pos: &Position,
+    tb: &Tablebases,
+    line: bool,
+    n: Notation,
+    color: bool,
+) -> Result<(), String> {
+    print!("{}", xqdb::display::board_diagram(pos, color));
+    println!("FEN: {}", pos.to_fen());
+    let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
+    println!("{} to move: {}", pos.turn(), verdict(pos.turn(), wdl, dtm));
+    let moves = tb.best_moves(pos).map_err(|e| e.to_string())?;
+    println!("Moves, best first:");
+    for m in &moves {
+        // the verdict after the move, from the board's point of view
+        let after = match (m.wdl, m.dtm) {
+            (Wdl::Draw, _) => "draw".to_string(),
+            (w, Some(d)) => {
+                let winner = if w == Wdl::Win {
+                    pos.turn()
+                } else {
+                    !pos.turn()
+                };
+                match d.saturating_sub(1) {
+                    0 => format!("{winner} wins: checkmate or no legal move"),
+                    n => format!("{winner} wins, mate in {}", plies(n)),
+                }
+            }
+            (w, None) => format!("{w:?}"),
+        };
+        println!("  {}  {after}", notate(pos, m.mv, n));
+    }
+    if line {
+        let l = tb.best_line(pos, 400).map_err(|e| e.to_string())?;
+        let mut p = pos.clone();
+        let text: Vec<String> = l
+            .iter()
+            .map(|&m| {
+                let t = notate(&p, m, n);
+                p.play(m);
+                t
+            })
+            .collect();
+        println!("Line ({}): {}", plies(l.len() as u32), text.join(" "));
+    }
+    Ok(())
+}
+
+pub fn info(target: &str, dir: &std::path::Path) -> Result<(), String> {
+    let path = std::path::Path::new(target);
+    if path.is_file() {
+        let f = TableFile::open(path, None).map_err(|e| e.to_string())?;
+        print_header(&f);
+        f.read_all().map_err(|e| e.to_string())?;
+        println!("checksums:   header and all {} blocks OK", f.blocks());
+        return Ok(());
+    }
+    let m: Material = target
+        .parse()
+        .map_err(|e: xqdb::index::MaterialError| e.to_string())?;
+    let (name, _) = m.normalized();
+    let mut total = 0u64;
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        let p = table_path(dir, &name, metric);
+        let f = TableFile::open(&p, Some((name, metric))).map_err(|e| e.to_string())?;
+        print_header(&f);
+        total += f.file_size();
+    }
+    let t = load_table(dir, &name).map_err(|e| e.to_string())?;
+    println!("checksums:   headers and every block of both files OK");
+    let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
+    for (side, c) in Color::ALL.iter().zip(counts) {
+        println!(
+            "{side} to move: wins {} draws {} losses {} illegal {}",
+            c[0], c[1], c[2], c[3]
+        );
+    }
+    println!("DTM histogram (plies: positions, both sides to move):");
+    for (d, n) in t.dtm_histogram() {
+        println!("  {d:>3}: {n}");
+    }
+    println!(
+        "total size:  {total} bytes, {:.3} bits per position",
+        total as f64 * 8.0 / t.positions() as f64
+    );
+    Ok(())
+}
+
+pub fn print_header(f: &TableFile) {
+    let h = &f.header;
+    let positions = 2 * h.positions;
+    println!("file:        {}", f.path.display());
+    println!(
+        "material {}  metric {:?}  format version {}  rule set {}  index scheme {}",
+        h.material, h.metric, h.version, h.rules, h.index_scheme
+    );
+    println!(
+        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest mate {} plies",
+        h.positions, h.blocks, h.block_size, h.dict_len, h.max_dtm
+    );
+    println!(
+        "size:        {} bytes, {:.3} bits per position",
+        f.file_size(),
+        f.file_size() as f64 * 8.0 / positions as f64
+    );
+}
+
+pub fn count_one(m: &Material) {
+    let c = count_material(m);
+    println!("material:           {}", c.material);
+    println!("placements:         {}", c.placements);
+    println!("symmetric:          {}", c.symmetric);
+    println!("mirror classes:     {}", c.mirror_classes);
+    match c.index_size {
+        Some(size) => {
+            println!("index size:         {size} per side to move");
+            println!(
+                "redundant indexes:  {}",
+                num_bigint::BigUint::from(size) - &c.mirror_classes
+            );
+            println!(
+                "1-byte table:       {} bytes per side to move, {} for both ({:.1} MiB)",
+                size,
+                2 * size as u128,
+                2.0 * size as f64 / (1024.0 * 1024.0)
+            );
+        }
+        None => println!("index size:         does not fit in 64 bits"),
+    }
+}
+
+pub fn count_all() {
+    let start = Instant::now();
+    let dp = total_by_dp();
+    let t_dp = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let (sum, n) = total_by_materials();
+    let t_sum = start.elapsed().as_secs_f64();
+    println!(
+        "legal placements of the whole game (kings facing included, side to move not counted):"
+    );
+    println!("  by dynamic programming over placement order: {dp} ({t_dp:.2} s)");
+    println!("  by summing {n} per-material counts:        {sum} ({t_sum:.2} s)");
+    println!(
+        "  the two methods {}",
+        if dp == sum { "agree" } else { "DISAGREE" }
+    );
+    let digits = dp.to_string();
+    println!(
+        "  about {}.{} x 10^{}",
+        &digits[..1],
+        &digits[1..4],
+        digits.len() - 1
+    );
+    let published: num_bigint::BigUint = PUBLISHED_2019.parse().expect("constant");
+    if dp > published {
+        println!(
+            "  the 2019 figure {PUBLISHED_2019} is {} short",
+            &dp - &published
+        );
+    } else {
+        println!(
+            "  the 2019 figure {PUBLISHED_2019} exceeds this by {}",
+            &published - &dp
+        );
+    }
+}
