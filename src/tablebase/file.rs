@@ -510,7 +510,10 @@ impl TableFile {
             .offsets
             .get(k)
             .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
-        let b = self.offsets[k + 1] as usize;
+        let b = *self
+            .offsets
+            .get(k + 1)
+            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
         let frame = &self.map[self.data_start + a..self.data_start + b];
         let total = 2 * self.header.positions;
         let bs = self.header.block_size as u64;
