@@ -250,24 +250,21 @@ impl Tail {
         self.prepare_from(0, st);
     }
 
-    fn prepare_from(&mut self, j: usize, st: SymState) -> u64 {
-        if j == self.groups.len() {
-            return 1;
-        }
-        if let Some(&v) = self.memo.get(&(j, st)) {
-            return v;
+    /// Fill the memo bottom-up: the states one group further first, then this one by
+    /// [`Tail::fold_size`] (which then finds the children in the memo).
+    fn prepare_from(&mut self, j: usize, st: SymState) {
+        if j == self.groups.len() || self.memo.contains_key(&(j, st)) {
+            return;
         }
         let (e, p) = self.ep(j, st);
         let m = self.groups[j].count as usize;
-        let mut n = self.asym_classes(j, st) * self.suffix[j + 1];
         for d in 0..=m / 2 {
-            let ways = binom(e, m - 2 * d) * binom(p, d);
-            if ways > 0 {
-                n += ways * self.prepare_from(j + 1, self.after(j, st, m - 2 * d, d));
+            if binom(e, m - 2 * d) * binom(p, d) > 0 {
+                self.prepare_from(j + 1, self.after(j, st, m - 2 * d, d));
             }
         }
+        let n = self.fold_size(j, st);
         self.memo.insert((j, st), n);
-        n
     }
 
     /// Number of unfolded tail placements.
