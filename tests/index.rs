@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 use xqdb::board::{attacks::reachable, Color, Piece, Role, Setup, Square};
-use xqdb::index::{Material, PlacementIndex};
+use xqdb::index::{IndexError, Material, PlacementIndex};
 
 fn key(s: &Setup) -> Vec<(u8, u8)> {
     s.pieces()
@@ -175,6 +175,31 @@ fn rank_rejects_wrong_material_and_points() {
     s.put(Square::A0, Piece::new(Color::Red, Role::King));
     assert!(idx.rank(&s).is_err());
     assert!(idx.unrank(idx.size()).is_err());
+    // a piece list with two pieces on one point, and with a piece missing
+    let rk = Piece::new(Color::Red, Role::King);
+    let bk = Piece::new(Color::Black, Role::King);
+    let rr = Piece::new(Color::Red, Role::Rook);
+    let stacked = [(rk, Square::E0), (bk, Square::D9), (rr, Square::E0)];
+    assert!(matches!(
+        idx.rank_pieces(&stacked),
+        Err(IndexError::BadPoint(_))
+    ));
+    assert!(matches!(
+        idx.rank_pieces(&stacked[..2]),
+        Err(IndexError::WrongMaterial { .. })
+    ));
+    // an unpassed pawn off its file points and two unpassed pawns on one file
+    let idx = PlacementIndex::new("KPPK".parse().unwrap()).unwrap();
+    let rp = Piece::new(Color::Red, Role::Pawn);
+    for pawns in [[Square::B3, Square::E3], [Square::E3, Square::E4]] {
+        let pieces = [
+            (rk, Square::E0),
+            (bk, Square::D9),
+            (rp, pawns[0]),
+            (rp, pawns[1]),
+        ];
+        assert!(idx.rank_pieces(&pieces).is_err(), "{pawns:?}");
+    }
 }
 
 #[test]

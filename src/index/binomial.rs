@@ -25,6 +25,12 @@ const fn make() -> [[u64; MAX_K + 1]; MAX_N + 1] {
 }
 
 static TABLE: [[u64; MAX_K + 1]; MAX_N + 1] = make();
+const TABLE_CONST: [[u64; MAX_K + 1]; MAX_N + 1] = make();
+
+/// C(n, k) in constant evaluation (n <= 90, k <= 5).
+pub const fn binom_const(n: usize, k: usize) -> u64 {
+    TABLE_CONST[n][k]
+}
 
 /// C(n, k) for n <= 90, k <= 5 (0 when k > n).
 #[inline(always)]

@@ -4,8 +4,8 @@
 //! per asymmetric pair), then the symmetric placements. Black's placements are Red's
 //! flipped top to bottom.
 
-use super::binomial::{binom, comb_rank};
-use crate::board::{Role, Square};
+use super::binomial::binom;
+use crate::board::{Color, Role};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -21,19 +21,26 @@ pub const PAWN_FILES: [u8; 5] = [0, 2, 4, 6, 8];
 /// One joint placement of a side's own-half pieces, in Red's orientation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HalfConfig {
-    /// King square.
-    pub king: u8,
-    /// Advisor squares (sorted).
-    pub advisors: Vec<u8>,
-    /// Elephant squares (sorted).
-    pub elephants: Vec<u8>,
-    /// Unpassed pawn squares (sorted by file).
-    pub pawns: Vec<u8>,
+    /// King, advisors, elephants, then unpassed pawns (each kind in square order); the
+    /// list's [`HalfList::len_pieces`] first entries are used.
+    pub squares: [u8; MAX_OWN],
     /// All squares as a mask.
     pub occ: u128,
+    /// The same placement as Black's (flipped top to bottom), and flipped then mirrored.
+    pub occ_black: [u128; 2],
     /// Points on the centre file (e) that it occupies.
     pub centers: u8,
 }
+
+impl HalfConfig {
+    /// King square.
+    pub fn king(&self) -> u8 {
+        self.squares[0]
+    }
+}
+
+/// Most own-half pieces of one side: king, 2 advisors, 2 elephants, 5 unpassed pawns.
+pub const MAX_OWN: usize = 10;
 
 /// All own-half placements for one count of advisors, elephants and unpassed pawns.
 #[derive(Debug)]
@@ -48,7 +55,54 @@ pub struct HalfList {
     pub entries: Vec<HalfConfig>,
     /// Number of asymmetric mirror classes.
     pub asym: usize,
+    /// Role of each used slot of [`HalfConfig::squares`].
+    pub roles: [Role; MAX_OWN],
+    /// Radices of the raw code: advisor sets, elephant sets, pawn placements.
+    radix: (u64, u64, u64),
     lookup: Vec<u32>,
+    /// Empty own-half points of every entry, built when an index first needs them.
+    empties: OnceLock<Arc<Empties>>,
+}
+
+/// The empty own-half points of every entry of a [`HalfList`], in increasing square order:
+/// as Red's (ranks 0-4), as Black's (flipped into ranks 5-9) and as Black's mirrored.
+#[derive(Debug)]
+pub struct Empties {
+    /// Empty points per entry (45 minus the pieces).
+    pub n: usize,
+    red: Vec<u8>,
+    black: [Vec<u8>; 2],
+}
+
+impl Empties {
+    fn build(list: &HalfList) -> Empties {
+        let n = 45 - list.len_pieces();
+        let mut red = Vec::with_capacity(list.entries.len() * n);
+        let mut black = [
+            Vec::with_capacity(list.entries.len() * n),
+            Vec::with_capacity(list.entries.len() * n),
+        ];
+        let half = (1u128 << 45) - 1;
+        for e in &list.entries {
+            red.extend(squares_of(!e.occ & half).map(|s| s as u8));
+            for (m, b) in black.iter_mut().enumerate() {
+                b.extend(squares_of(!e.occ_black[m] & (half << 45)).map(|s| s as u8));
+            }
+        }
+        Empties { n, red, black }
+    }
+
+    /// The `k`-th empty point of entry `i` as Red's.
+    #[inline(always)]
+    pub fn red(&self, i: usize, k: usize) -> u8 {
+        self.red[i * self.n + k]
+    }
+
+    /// The `k`-th empty point of entry `i` as Black's (mirrored if asked).
+    #[inline(always)]
+    pub fn black(&self, mirrored: bool, i: usize, k: usize) -> u8 {
+        self.black[mirrored as usize][i * self.n + k]
+    }
 }
 
 /// Marks a raw code whose placement is the mirror of the entry it names.
@@ -56,77 +110,176 @@ pub const MIRRORED: u32 = 1 << 31;
 /// Raw code of no placement (two pieces on one point).
 pub const INVALID: u32 = u32::MAX;
 
-const fn point_table(points: &[u8]) -> [u8; 90] {
-    let mut t = [u8::MAX; 90];
-    let mut i = 0;
-    while i < points.len() {
-        t[points[i] as usize] = i as u8;
-        i += 1;
+/// Per-square point numbers of one side (255 where the piece can never stand), seen from
+/// that side: palace, advisor and elephant point numbers, and for pawns the file number
+/// (0-4) plus 8 on the far rank of the two.
+struct PointTables {
+    palace: [u8; 90],
+    advisor: [u8; 90],
+    elephant: [u8; 90],
+    pawn: [u8; 90],
+}
+
+const fn point_tables(black: bool) -> PointTables {
+    let mut t = PointTables {
+        palace: [u8::MAX; 90],
+        advisor: [u8::MAX; 90],
+        elephant: [u8::MAX; 90],
+        pawn: [u8::MAX; 90],
+    };
+    let mut s = 0;
+    while s < 90 {
+        // the square in Red's orientation
+        let r = if black { 9 - s / 9 } else { s / 9 };
+        let red = r * 9 + s % 9;
+        let mut i = 0;
+        while i < 9 {
+            if PALACE[i] as usize == red {
+                t.palace[s] = i as u8;
+            }
+            if i < 5 && ADVISOR[i] as usize == red {
+                t.advisor[s] = i as u8;
+            }
+            if i < 7 && ELEPHANT[i] as usize == red {
+                t.elephant[s] = i as u8;
+            }
+            i += 1;
+        }
+        let f = red % 9;
+        if (r == 3 || r == 4) && f % 2 == 0 {
+            t.pawn[s] = (f / 2) as u8 | (((r - 3) as u8) << 3);
+        }
+        s += 1;
     }
     t
 }
 
-static PALACE_IDX: [u8; 90] = point_table(&PALACE);
-static ADVISOR_IDX: [u8; 90] = point_table(&ADVISOR);
-static ELEPHANT_IDX: [u8; 90] = point_table(&ELEPHANT);
+static POINTS: [PointTables; 2] = [point_tables(false), point_tables(true)];
+
+/// Colex rank of the subset given as a bit mask (of at most 7 points).
+static COLEX: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut m = 0;
+    while m < 128 {
+        let mut x = 0u64;
+        let mut i = 0;
+        let mut b = 0;
+        while b < 7 {
+            if m >> b & 1 == 1 {
+                i += 1;
+                if i <= super::binomial::MAX_K {
+                    x += super::binomial::binom_const(b, i);
+                }
+            }
+            b += 1;
+        }
+        t[m] = x as u8;
+        m += 1;
+    }
+    t
+};
+
+/// `PEXT5[mask][bits]`: the bits of `bits` at the positions set in `mask`, packed low.
+static PEXT5: [[u8; 32]; 32] = {
+    let mut t = [[0u8; 32]; 32];
+    let mut m = 0;
+    while m < 32 {
+        let mut v = 0;
+        while v < 32 {
+            let mut out = 0u8;
+            let mut k = 0;
+            let mut b = 0;
+            while b < 5 {
+                if m >> b & 1 == 1 {
+                    out |= ((v >> b & 1) as u8) << k;
+                    k += 1;
+                }
+                b += 1;
+            }
+            t[m][v] = out;
+            v += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Set squares of a mask, in increasing order.
+#[inline(always)]
+fn squares_of(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(s)
+        }
+    })
+}
 
 #[inline(always)]
-fn index_in(table: &[u8; 90], sq: u8) -> Option<usize> {
-    match table.get(sq as usize) {
-        Some(&v) if v != u8::MAX => Some(v as usize),
-        _ => None,
-    }
+fn flip_sq(s: u8) -> u8 {
+    (9 - s / 9) * 9 + s % 9
+}
+
+#[inline(always)]
+fn mirror_sq(s: u8) -> u8 {
+    (s / 9) * 9 + 8 - s % 9
 }
 
 impl HalfList {
-    fn sizes(&self) -> (u64, u64, u64) {
-        let ca = binom(5, self.n_advisors as usize);
-        let cb = binom(7, self.n_elephants as usize);
-        let cp = binom(5, self.n_pawns as usize) << self.n_pawns;
-        (ca, cb, cp)
+    /// Pieces per entry (king included).
+    #[inline(always)]
+    pub fn len_pieces(&self) -> usize {
+        1 + (self.n_advisors + self.n_elephants + self.n_pawns) as usize
     }
 
-    /// Raw code of a placement (Red orientation), or None if a piece is off its points.
-    #[inline]
-    pub fn raw(&self, king: u8, advisors: &[u8], elephants: &[u8], pawns: &[u8]) -> Option<u64> {
-        let (ca, cb, cp) = self.sizes();
-        let kp = index_in(&PALACE_IDX, king)? as u64;
-        let mut buf = [0u8; 5];
-        for (i, &a) in advisors.iter().enumerate() {
-            buf[i] = index_in(&ADVISOR_IDX, a)? as u8;
+    /// Raw code of one side's own-half placement given as board masks (king, advisors,
+    /// elephants, unpassed pawns), or None if a piece is off its points or two unpassed
+    /// pawns share a file. The counts must be the list's.
+    #[inline(always)]
+    pub fn raw(&self, color: Color, king: u128, adv: u128, ele: u128, pawns: u128) -> Option<u64> {
+        let t = &POINTS[color.index()];
+        let (ca, cb, cp) = self.radix;
+        let kp = *t.palace.get(king.trailing_zeros() as usize)?;
+        if kp == u8::MAX {
+            return None;
         }
-        buf[..advisors.len()].sort_unstable();
-        let a = comb_rank(&buf[..advisors.len()]);
-        for (i, &e) in elephants.iter().enumerate() {
-            buf[i] = index_in(&ELEPHANT_IDX, e)? as u8;
+        if self.len_pieces() == 1 {
+            return Some(kp as u64);
         }
-        buf[..elephants.len()].sort_unstable();
-        let b = comb_rank(&buf[..elephants.len()]);
-        let mut files = [(0u8, 0u8); 5];
-        for (i, &p) in pawns.iter().enumerate() {
-            let f = p % 9;
-            let r = p / 9;
-            if !(r == 3 || r == 4) {
+        let mut am = 0usize;
+        for s in squares_of(adv) {
+            let v = t.advisor[s];
+            if v == u8::MAX {
                 return None;
             }
-            if f % 2 == 1 {
+            am |= 1 << v;
+        }
+        let mut em = 0usize;
+        for s in squares_of(ele) {
+            let v = t.elephant[s];
+            if v == u8::MAX {
                 return None;
             }
-            files[i] = (f / 2, r - 3);
+            em |= 1 << v;
         }
-        let files = &mut files[..pawns.len()];
-        files.sort_unstable();
-        let mut bits = 0u64;
-        for (i, w) in files.iter().enumerate() {
-            if i > 0 && files[i - 1].0 == w.0 {
+        let (mut fm, mut rb) = (0usize, 0usize);
+        for s in squares_of(pawns) {
+            let v = t.pawn[s];
+            if v == u8::MAX {
                 return None;
             }
-            buf[i] = w.0;
-            bits |= (w.1 as u64) << i;
+            let f = (v & 7) as usize;
+            if fm >> f & 1 == 1 {
+                return None;
+            }
+            fm |= 1 << f;
+            rb |= ((v >> 3) as usize) << f;
         }
-        let fr = comb_rank(&buf[..pawns.len()]);
-        let p = (fr << pawns.len()) | bits;
-        Some(((kp * ca + a) * cb + b) * cp + p)
+        let p = ((COLEX[fm] as u64) << self.n_pawns) | PEXT5[fm][rb] as u64;
+        Some(((kp as u64 * ca + COLEX[am] as u64) * cb + COLEX[em] as u64) * cp + p)
     }
 
     /// Entry index and whether the placement is the mirror of that entry, from a raw code.
@@ -141,96 +294,98 @@ impl HalfList {
     }
 
     fn build(n_advisors: u8, n_elephants: u8, n_pawns: u8) -> HalfList {
+        let mut roles = [Role::King; MAX_OWN];
+        let (na, ne, np) = (n_advisors as usize, n_elephants as usize, n_pawns as usize);
+        roles[1..1 + na].fill(Role::Advisor);
+        roles[1 + na..1 + na + ne].fill(Role::Elephant);
+        roles[1 + na + ne..1 + na + ne + np].fill(Role::Pawn);
+        let radix = (binom(5, na), binom(7, ne), binom(5, np) << n_pawns);
         let mut list = HalfList {
             n_advisors,
             n_elephants,
             n_pawns,
             entries: Vec::new(),
             asym: 0,
+            roles,
+            radix,
             lookup: Vec::new(),
+            empties: OnceLock::new(),
         };
-        let (ca, cb, cp) = list.sizes();
-        let space = (9 * ca * cb * cp) as usize;
-        let mut all: Vec<(u64, HalfConfig)> = Vec::new();
-        let subsets = |points: &[u8], k: usize| -> Vec<Vec<u8>> {
-            let n = points.len();
-            (0u32..1 << n)
+        let n = list.len_pieces();
+        let space = (9 * radix.0 * radix.1 * radix.2) as usize;
+        let subsets = |points: &[u8], k: usize| -> Vec<u128> {
+            (0u32..1 << points.len())
                 .filter(|m| m.count_ones() as usize == k)
                 .map(|m| {
-                    (0..n)
+                    (0..points.len())
                         .filter(|i| m >> i & 1 == 1)
-                        .map(|i| points[i])
-                        .collect()
+                        .fold(0u128, |acc, i| acc | 1u128 << points[i])
                 })
                 .collect()
         };
-        let adv_sets = subsets(&ADVISOR, n_advisors as usize);
-        let ele_sets = subsets(&ELEPHANT, n_elephants as usize);
-        let file_sets = subsets(&PAWN_FILES, n_pawns as usize);
-        for &k in &PALACE {
-            for a in &adv_sets {
-                for e in &ele_sets {
-                    for fs in &file_sets {
-                        for bits in 0u32..(1 << fs.len()) {
-                            let pawns: Vec<u8> = fs
-                                .iter()
-                                .enumerate()
-                                .map(|(i, &f)| (3 + (bits >> i & 1) as u8) * 9 + f)
-                                .collect();
-                            let mut occ = 1u128 << k;
-                            let mut n = 1;
-                            for &s in a.iter().chain(e).chain(&pawns) {
-                                occ |= 1u128 << s;
-                                n += 1;
-                            }
-                            if occ.count_ones() != n {
-                                continue;
-                            }
-                            let raw = list
-                                .raw(k, a, e, &pawns)
-                                .expect("enumerated points are valid");
-                            let centers =
-                                (0..5).filter(|r| occ >> (r * 9 + 4) & 1 == 1).count() as u8;
-                            all.push((
-                                raw,
-                                HalfConfig {
-                                    king: k,
-                                    advisors: a.clone(),
-                                    elephants: e.clone(),
-                                    pawns,
-                                    occ,
-                                    centers,
-                                },
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-        let mirror_raw = |c: &HalfConfig| -> u64 {
-            let m = |v: &[u8]| -> Vec<u8> {
-                v.iter()
-                    .map(|&s| Square::ALL[s as usize].mirror() as u8)
-                    .collect()
-            };
-            list.raw(
-                Square::ALL[c.king as usize].mirror() as u8,
-                &m(&c.advisors),
-                &m(&c.elephants),
-                &m(&c.pawns),
-            )
-            .expect("the mirror of a valid placement is valid")
-        };
+        let adv_sets = subsets(&ADVISOR, na);
+        let ele_sets = subsets(&ELEPHANT, ne);
+        let file_sets = subsets(&PAWN_FILES, np);
+        let mirror_mask =
+            |m: u128| -> u128 { squares_of(m).fold(0, |acc, s| acc | 1u128 << mirror_sq(s as u8)) };
+        let flip_mask =
+            |m: u128| -> u128 { squares_of(m).fold(0, |acc, s| acc | 1u128 << flip_sq(s as u8)) };
         let mut asym = Vec::new();
         let mut sym = Vec::new();
         let mut pairs = Vec::new();
-        for (raw, c) in all {
-            let mr = mirror_raw(&c);
-            if mr == raw {
-                sym.push((raw, c));
-            } else if raw < mr {
-                asym.push((raw, c));
-                pairs.push((raw, mr));
+        for &k in &PALACE {
+            let km = 1u128 << k;
+            for &a in &adv_sets {
+                for &e in &ele_sets {
+                    for &fs in &file_sets {
+                        // unpassed pawns: on rank 3 of their files, each may step to rank 4
+                        for bits in 0u32..(1 << np) {
+                            let mut pawns = 0u128;
+                            for (i, f) in squares_of(fs).enumerate() {
+                                pawns |= 1u128 << (f + 27 + 9 * (bits >> i & 1) as usize);
+                            }
+                            let occ = km | a | e | pawns;
+                            if occ.count_ones() as usize != n {
+                                continue;
+                            }
+                            let raw = list
+                                .raw(Color::Red, km, a, e, pawns)
+                                .expect("enumerated points are valid");
+                            let mr = list
+                                .raw(
+                                    Color::Red,
+                                    mirror_mask(km),
+                                    mirror_mask(a),
+                                    mirror_mask(e),
+                                    mirror_mask(pawns),
+                                )
+                                .expect("the mirror of a valid placement is valid");
+                            let mut squares = [0u8; MAX_OWN];
+                            for (slot, s) in squares_of(km)
+                                .chain(squares_of(a))
+                                .chain(squares_of(e))
+                                .chain(squares_of(pawns))
+                                .enumerate()
+                            {
+                                squares[slot] = s as u8;
+                            }
+                            let fl = flip_mask(occ);
+                            let c = HalfConfig {
+                                squares,
+                                occ,
+                                occ_black: [fl, mirror_mask(fl)],
+                                centers: (0..5).filter(|r| occ >> (r * 9 + 4) & 1 == 1).count()
+                                    as u8,
+                            };
+                            if mr == raw {
+                                sym.push((raw, c));
+                            } else if raw < mr {
+                                asym.push((raw, c));
+                                pairs.push((raw, mr));
+                            }
+                        }
+                    }
+                }
             }
         }
         asym.sort_by_key(|x| x.0);
@@ -266,6 +421,13 @@ impl HalfList {
             .clone()
     }
 
+    /// The empty own-half points of every entry (built on first use).
+    pub fn empties(&self) -> Arc<Empties> {
+        self.empties
+            .get_or_init(|| Arc::new(Empties::build(self)))
+            .clone()
+    }
+
     /// Number of placements (both members of each mirror pair counted).
     pub fn placements(&self) -> u64 {
         2 * self.asym as u64 + (self.entries.len() - self.asym) as u64
@@ -273,11 +435,11 @@ impl HalfList {
 
     /// Squares of an entry with their roles, in Red orientation.
     pub fn pieces(&self, i: usize) -> impl Iterator<Item = (Role, u8)> + '_ {
-        let c = &self.entries[i];
-        std::iter::once((Role::King, c.king))
-            .chain(c.advisors.iter().map(|&s| (Role::Advisor, s)))
-            .chain(c.elephants.iter().map(|&s| (Role::Elephant, s)))
-            .chain(c.pawns.iter().map(|&s| (Role::Pawn, s)))
+        let n = self.len_pieces();
+        self.roles[..n]
+            .iter()
+            .copied()
+            .zip(self.entries[i].squares[..n].iter().copied())
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod binomial;
 pub mod count;
+mod espace;
 pub mod half;
 mod material;
 mod placement;

@@ -12,12 +12,14 @@
 //! else Black's, else the first asymmetric tail group. The index is exact: its size is the
 //! number of mirror classes, with no redundant index.
 
-use super::half::HalfList;
+use super::espace::{self, Space};
+use super::half::{Empties, HalfList};
 use super::material::Material;
-use super::tail::{Group, Region, SymState, Tail, TailSquares};
+use super::tail::{bits, mirror_mask, Group, Region, SymState, Tail, TailMasks};
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 use arrayvec::ArrayVec;
 use std::sync::Arc;
+use strength_reduce::StrengthReducedU64;
 
 /// A placement as a list of pieces with their squares (at most 32).
 pub type PieceList = ArrayVec<(Piece, Square), 32>;
@@ -52,137 +54,85 @@ pub enum IndexError {
 /// Free (unconstrained) kinds in placement order.
 const FREE_ROLES: [Role; 3] = [Role::Rook, Role::Horse, Role::Cannon];
 
-/// Pieces of a placement sorted into the index's groups.
-#[derive(Clone, Copy, Debug, Default)]
-struct Layout {
-    king: [u8; 2],
-    adv: [[u8; 2]; 2],
-    ele: [[u8; 2]; 2],
-    unp: [[u8; 5]; 2],
-    pas: [[u8; 5]; 2],
-    n_adv: [u8; 2],
-    n_ele: [u8; 2],
-    n_unp: [u8; 2],
-    n_pas: [u8; 2],
-    free: [[u8; 2]; 6],
-    n_free: [u8; 6],
-}
+/// A placement as one board mask per piece kind (indexed by [`Piece::index`]).
+type Masks = [u128; 14];
 
-#[inline(always)]
-fn flip(s: u8) -> u8 {
-    (9 - s / 9) * 9 + s % 9
-}
+/// Ranks 0-4 and 5-9.
+const RED_HALF: u128 = (1u128 << 45) - 1;
+const BLACK_HALF: u128 = ((1u128 << 90) - 1) ^ RED_HALF;
+
+/// Square `s` of Black's own-half entry: flipped top to bottom, then mirrored if asked.
+static BLACK_SQ: [[u8; 90]; 2] = {
+    let mut t = [[0u8; 90]; 2];
+    let mut s = 0;
+    while s < 90 {
+        let f = (9 - s / 9) * 9 + s % 9;
+        t[0][s] = f as u8;
+        t[1][s] = ((f / 9) * 9 + 8 - f % 9) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// The bit of each square.
+static BIT: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = 1u128 << s;
+        s += 1;
+    }
+    t
+};
+
+/// `MIRROR_IF[m][s]`: `s` mirrored left-right if `m` is 1.
+static MIRROR_IF: [[u8; 128]; 2] = {
+    let mut t = [[0u8; 128]; 2];
+    let mut s = 0;
+    while s < 128 {
+        t[0][s] = s as u8;
+        t[1][s] = if s < 90 {
+            ((s / 9) * 9 + 8 - s % 9) as u8
+        } else {
+            s as u8
+        };
+        s += 1;
+    }
+    t
+};
 
 #[inline(always)]
 fn mirror(s: u8) -> u8 {
     (s / 9) * 9 + 8 - s % 9
 }
 
-impl Layout {
-    #[inline(always)]
-    fn add(&mut self, p: Piece, s: u8) {
-        let c = p.color.index();
-        match p.role {
-            Role::King => self.king[c] = s,
-            Role::Advisor => {
-                if (self.n_adv[c] as usize) < 2 {
-                    self.adv[c][self.n_adv[c] as usize] = s;
-                }
-                self.n_adv[c] += 1;
-            }
-            Role::Elephant => {
-                if (self.n_ele[c] as usize) < 2 {
-                    self.ele[c][self.n_ele[c] as usize] = s;
-                }
-                self.n_ele[c] += 1;
-            }
-            Role::Pawn => {
-                let passed = match p.color {
-                    Color::Red => s >= 45,
-                    Color::Black => s < 45,
-                };
-                if passed {
-                    if (self.n_pas[c] as usize) < 5 {
-                        self.pas[c][self.n_pas[c] as usize] = s;
-                    }
-                    self.n_pas[c] += 1;
-                } else {
-                    if (self.n_unp[c] as usize) < 5 {
-                        self.unp[c][self.n_unp[c] as usize] = s;
-                    }
-                    self.n_unp[c] += 1;
-                }
-            }
-            r => {
-                let g = free_slot(p.color, r);
-                if (self.n_free[g] as usize) < 2 {
-                    self.free[g][self.n_free[g] as usize] = s;
-                }
-                self.n_free[g] += 1;
-            }
-        }
-    }
-
-    fn mirrored(&self) -> Layout {
-        let mut l = *self;
-        for c in 0..2 {
-            l.king[c] = mirror(self.king[c]);
-            for s in l.adv[c].iter_mut().chain(l.ele[c].iter_mut()) {
-                *s = mirror(*s);
-            }
-            for s in l.unp[c].iter_mut().chain(l.pas[c].iter_mut()) {
-                *s = mirror(*s);
-            }
-        }
-        for g in l.free.iter_mut() {
-            for s in g.iter_mut() {
-                *s = mirror(*s);
-            }
-        }
-        l
-    }
-
-    fn own_occ(&self) -> u128 {
-        let mut o = 0u128;
-        for c in 0..2 {
-            o |= 1u128 << self.king[c];
-            for &s in &self.adv[c][..self.n_adv[c] as usize] {
-                o |= 1u128 << s;
-            }
-            for &s in &self.ele[c][..self.n_ele[c] as usize] {
-                o |= 1u128 << s;
-            }
-            for &s in &self.unp[c][..self.n_unp[c] as usize] {
-                o |= 1u128 << s;
-            }
-        }
-        o
-    }
-}
-
 #[inline(always)]
-fn free_slot(c: Color, r: Role) -> usize {
-    let k = match r {
-        Role::Rook => 0,
-        Role::Horse => 1,
-        _ => 2,
-    };
-    k * 2 + c.index()
+fn square(s: u8) -> Square {
+    Square::ALL[s as usize]
 }
 
 #[derive(Debug)]
 struct Split {
     offset: u64,
     size: u64,
-    #[allow(dead_code)]
-    unpassed: [u8; 2],
     lists: [Arc<HalfList>; 2],
     tail: Tail,
-    /// Tail group index of each free slot (None when absent).
-    free_groups: [Option<usize>; 6],
-    /// Tail group of Black's / Red's passed pawns.
-    passed_groups: [Option<usize>; 2],
+    /// Piece of each tail group.
+    group_piece: [Piece; 8],
+    /// The same as [`Piece::index`].
+    group_kind: [u8; 8],
+    /// Where each tail group's pieces are taken from (passed pawns: the enemy half).
+    group_region: [u128; 8],
+    /// First E-rank of each tail group's region (see [`super::espace`]).
+    group_base: [u8; 8],
+    /// Empty own-half points of Red's and Black's entries.
+    empties: [Arc<Empties>; 2],
     t_full: u64,
+    /// Black's placements (both mirror members of its asymmetric entries) times `t_full`.
+    nb_t: u64,
+    /// `nb_t` and `t_full` as reciprocals for fast division.
+    nb_t_div: StrengthReducedU64,
+    t_div: StrengthReducedU64,
     /// Size of the part where Red's own-half entry is asymmetric.
     a_part: u64,
     /// Cumulative sizes of the blocks of Red's symmetric entries.
@@ -200,7 +150,7 @@ pub struct TailCtx {
     split: usize,
     base: u64,
     occ: u128,
-    sq: TailSquares,
+    tail: TailPlace,
     mirrored: bool,
 }
 
@@ -208,9 +158,70 @@ pub struct TailCtx {
 #[derive(Debug)]
 pub struct PlacementIndex {
     material: Material,
+    /// Piece counts by [`Piece::index`].
+    counts: [u8; 14],
     splits: Vec<Split>,
     split_of: [[Option<usize>; 6]; 6],
     size: u64,
+}
+
+/// Where one placement stands in the index: its split, own-half entries and orientation.
+struct Located {
+    split: usize,
+    ir: usize,
+    ib: usize,
+    /// Black's placement (in the canonical orientation) is the mirror of entry `ib`.
+    b_mirrored: bool,
+    /// The canonical orientation is the mirror image of the given placement.
+    mirrored: bool,
+    /// Own-half occupancy in the canonical orientation.
+    occ: u128,
+}
+
+/// Where the tail pieces stand: one square per group when every group holds one piece,
+/// else a mask per group.
+#[derive(Clone, Debug)]
+enum TailPlace {
+    Singles([u8; 8]),
+    Masks(TailMasks),
+}
+
+/// A borrowed [`TailPlace`].
+#[derive(Clone, Copy)]
+enum TailRef<'a> {
+    Singles(&'a [u8; 8]),
+    Masks(&'a TailMasks),
+}
+
+impl TailRef<'_> {
+    fn to_owned(self) -> TailPlace {
+        match self {
+            TailRef::Singles(sq) => TailPlace::Singles(*sq),
+            TailRef::Masks(m) => TailPlace::Masks(*m),
+        }
+    }
+
+    fn masks(self, n: usize) -> TailMasks {
+        match self {
+            TailRef::Singles(sq) => {
+                let mut m: TailMasks = [0; 8];
+                for j in 0..n {
+                    m[j] = 1u128 << sq[j];
+                }
+                m
+            }
+            TailRef::Masks(m) => *m,
+        }
+    }
+}
+
+impl TailPlace {
+    fn borrow(&self) -> TailRef<'_> {
+        match self {
+            TailPlace::Singles(sq) => TailRef::Singles(sq),
+            TailPlace::Masks(m) => TailRef::Masks(m),
+        }
+    }
 }
 
 impl Split {
@@ -222,25 +233,32 @@ impl Split {
         }
     }
 
-    fn tail_squares(&self, l: &Layout) -> TailSquares {
-        let mut sq: TailSquares = [[0; 5]; 8];
-        for (c, g) in self.passed_groups.iter().enumerate() {
-            // passed_groups[0] holds Black's passed pawns (Red's half), [1] Red's
-            if let Some(j) = g {
-                let color = 1 - c;
-                let n = l.n_pas[color] as usize;
-                sq[*j][..n].copy_from_slice(&l.pas[color][..n]);
-                sq[*j][..n].sort_unstable();
-            }
+    /// Full (unfolded) rank of the tail.
+    #[inline(always)]
+    fn rank_tail(&self, own: u128, tail: TailRef) -> u64 {
+        match tail {
+            TailRef::Singles(sq) => espace::rank_singles(&self.tail, &self.group_base, own, sq),
+            TailRef::Masks(m) => espace::rank(&self.tail, &self.group_base, own, m),
         }
-        for (slot, g) in self.free_groups.iter().enumerate() {
-            if let Some(j) = g {
-                let n = l.n_free[slot] as usize;
-                sq[*j][..n].copy_from_slice(&l.free[slot][..n]);
-                sq[*j][..n].sort_unstable();
-            }
+    }
+
+    /// Index within the split of a located placement whose own halves are not both
+    /// symmetric (the tail is ranked in full).
+    #[inline(always)]
+    fn base_of(&self, ir: usize, ib: usize, b_mirrored: bool) -> Option<u64> {
+        let [lr, lb] = &self.lists;
+        if ir < lr.asym {
+            let ib_full = if ib < lb.asym && b_mirrored {
+                lb.entries.len() + ib
+            } else {
+                ib
+            };
+            Some(ir as u64 * self.nb_t + ib_full as u64 * self.t_full)
+        } else if ib < lb.asym {
+            Some(self.a_part + self.sym_r[ir - lr.asym] + ib as u64 * self.t_full)
+        } else {
+            None
         }
-        sq
     }
 }
 
@@ -249,6 +267,12 @@ impl PlacementIndex {
     pub fn new(material: Material) -> Result<PlacementIndex, IndexError> {
         let cnt = |c: Color, r: Role| material.count(c, r);
         let pawns = [cnt(Color::Red, Role::Pawn), cnt(Color::Black, Role::Pawn)];
+        let mut counts = [0u8; 14];
+        for c in Color::ALL {
+            for r in Role::ALL {
+                counts[Piece::new(c, r).index()] = cnt(c, r);
+            }
+        }
         let mut splits = Vec::new();
         let mut split_of = [[None; 6]; 6];
         let mut offset = 0u64;
@@ -270,9 +294,12 @@ impl PlacementIndex {
                     .map(|c| 1 + lists[c].n_advisors + lists[c].n_elephants + lists[c].n_pawns);
                 let mut groups = Vec::new();
                 let mut avail = Vec::new();
-                let mut passed_groups = [None; 2];
+                let mut group_piece = [Piece::new(Color::Red, Role::King); 8];
+                let mut group_region = [0u128; 8];
+                let mut group_base = [0u8; 8];
                 if passed[1] > 0 {
-                    passed_groups[0] = Some(groups.len());
+                    group_piece[groups.len()] = Piece::new(Color::Black, Role::Pawn);
+                    group_region[groups.len()] = RED_HALF;
                     groups.push(Group {
                         count: passed[1],
                         region: Region::RedHalf,
@@ -280,7 +307,9 @@ impl PlacementIndex {
                     avail.push(45 - own[0]);
                 }
                 if passed[0] > 0 {
-                    passed_groups[1] = Some(groups.len());
+                    group_piece[groups.len()] = Piece::new(Color::Red, Role::Pawn);
+                    group_region[groups.len()] = BLACK_HALF;
+                    group_base[groups.len()] = 45 - own[0];
                     groups.push(Group {
                         count: passed[0],
                         region: Region::BlackHalf,
@@ -288,12 +317,12 @@ impl PlacementIndex {
                     avail.push(45 - own[1]);
                 }
                 let mut empty = 90 - own[0] - own[1] - passed[0] - passed[1];
-                let mut free_groups = [None; 6];
                 for r in FREE_ROLES {
                     for c in Color::ALL {
                         let n = cnt(c, r);
                         if n > 0 {
-                            free_groups[free_slot(c, r)] = Some(groups.len());
+                            group_piece[groups.len()] = Piece::new(c, r);
+                            group_region[groups.len()] = RED_HALF | BLACK_HALF;
                             groups.push(Group {
                                 count: n,
                                 region: Region::Board,
@@ -308,18 +337,22 @@ impl PlacementIndex {
                 // Black's entry is taken in full (both mirror members) when Red's fixes the orientation
                 let nb = lists[1].placements();
                 let big = |x: Option<u64>| x.ok_or(IndexError::TooLarge(material));
-                let a_part = big((lists[0].asym as u64)
-                    .checked_mul(nb)
-                    .and_then(|v| v.checked_mul(t_full)))?;
+                let nb_t = big(nb.checked_mul(t_full))?;
+                let a_part = big((lists[0].asym as u64).checked_mul(nb_t))?;
                 let mut split = Split {
                     offset,
                     size: 0,
-                    unpassed,
                     lists: lists.clone(),
                     tail,
-                    free_groups,
-                    passed_groups,
+                    group_piece,
+                    group_kind: group_piece.map(|p| p.index() as u8),
+                    group_region,
+                    group_base,
+                    empties: [lists[0].empties(), lists[1].empties()],
                     t_full,
+                    nb_t,
+                    nb_t_div: StrengthReducedU64::new(nb_t.max(1)),
+                    t_div: StrengthReducedU64::new(t_full.max(1)),
                     a_part,
                     sym_r: vec![0],
                     sym_b: Vec::new(),
@@ -355,6 +388,7 @@ impl PlacementIndex {
         }
         Ok(PlacementIndex {
             material,
+            counts,
             splits,
             split_of,
             size: offset,
@@ -381,129 +415,163 @@ impl PlacementIndex {
             .sum()
     }
 
-    /// The split of a layout and its two own-half entries: (split, Red entry, Red entry is
-    /// the mirror image, Black entry, Black entry is the mirror image).
-    fn own_entries(&self, l: &Layout) -> Option<(usize, usize, bool, usize, bool)> {
+    /// Split, own-half entries and canonical orientation of a placement of this material.
+    /// None when a piece stands where the index cannot place it.
+    #[inline(always)]
+    fn locate<R>(&self, m: &Masks, then: impl FnOnce(&Located, TailRef) -> R) -> Option<R> {
+        const fn k(c: Color, r: Role) -> usize {
+            Piece::new(c, r).index()
+        }
+        let unp_r = m[k(Color::Red, Role::Pawn)] & RED_HALF;
+        let unp_b = m[k(Color::Black, Role::Pawn)] & BLACK_HALF;
         let si = (*self
             .split_of
-            .get(l.n_unp[0] as usize)?
-            .get(l.n_unp[1] as usize)?)?;
-        let [lr, lb] = &self.splits[si].lists;
-        let raw_r = lr.raw(
-            l.king[0],
-            &l.adv[0][..l.n_adv[0] as usize],
-            &l.ele[0][..l.n_ele[0] as usize],
-            &l.unp[0][..l.n_unp[0] as usize],
-        )?;
-        // Black's pieces seen from Red's side (flipped top to bottom)
-        let mut fb = [[0u8; 5]; 3];
-        for (i, &s) in l.adv[1][..l.n_adv[1] as usize].iter().enumerate() {
-            fb[0][i] = flip(s);
-        }
-        for (i, &s) in l.ele[1][..l.n_ele[1] as usize].iter().enumerate() {
-            fb[1][i] = flip(s);
-        }
-        for (i, &s) in l.unp[1][..l.n_unp[1] as usize].iter().enumerate() {
-            fb[2][i] = flip(s);
-        }
-        let raw_b = lb.raw(
-            flip(l.king[1]),
-            &fb[0][..l.n_adv[1] as usize],
-            &fb[1][..l.n_ele[1] as usize],
-            &fb[2][..l.n_unp[1] as usize],
-        )?;
-        let (ir, mr) = lr.find(raw_r)?;
-        let (ib, mb) = lb.find(raw_b)?;
-        Some((si, ir, mr, ib, mb))
-    }
-
-    fn rank_layout(&self, l: &Layout) -> Option<u64> {
-        let (si, ir, mr, ib, mb) = self.own_entries(l)?;
+            .get(unp_r.count_ones() as usize)?
+            .get(unp_b.count_ones() as usize)?)?;
         let split = &self.splits[si];
         let [lr, lb] = &split.lists;
-        let occ_own = l.own_occ();
-        // which orientation is canonical
-        let mirror_it = if ir < lr.asym {
-            mr
+        let (ir, mr) = lr
+            .raw(
+                Color::Red,
+                m[k(Color::Red, Role::King)],
+                m[k(Color::Red, Role::Advisor)],
+                m[k(Color::Red, Role::Elephant)],
+                unp_r,
+            )
+            .and_then(|raw| lr.find(raw))?;
+        let (ib, mb) = lb
+            .raw(
+                Color::Black,
+                m[k(Color::Black, Role::King)],
+                m[k(Color::Black, Role::Advisor)],
+                m[k(Color::Black, Role::Elephant)],
+                unp_b,
+            )
+            .and_then(|raw| lb.find(raw))?;
+        let n = split.tail.groups.len();
+        let group = |j: usize| m[split.group_kind[j] as usize] & split.group_region[j];
+        // which orientation is canonical: the first asymmetric part decides
+        let fixed = if ir < lr.asym {
+            Some(mr)
         } else if ib < lb.asym {
-            mb
+            Some(mb)
         } else {
-            split.tail.needs_mirror(occ_own, &split.tail_squares(l))
+            None
         };
-        let (layout, occ) = {
-            if mirror_it {
-                let m = l.mirrored();
-                let o = m.own_occ();
-                (m, o)
-            } else {
-                (*l, occ_own)
+        // the tail lives here and is lent to `then` (moving it would copy 128 bytes)
+        let mut sq = [0u8; 8];
+        let masks_store: TailMasks;
+        let (mirrored, tail) = if split.tail.all_single() {
+            for (j, s) in sq[..n].iter_mut().enumerate() {
+                *s = group(j).trailing_zeros() as u8;
             }
-        };
-        let sq = split.tail_squares(&layout);
-        let nb = lb.placements();
-        let t = split.t_full;
-        let x = if ir < lr.asym {
-            let ib_full = if ib < lb.asym && (mb != mirror_it) {
-                lb.entries.len() + ib
-            } else {
-                ib
-            };
-            (ir as u64 * nb + ib_full as u64) * t + split.tail.full_rank(0, occ, &sq)
+            // symmetric own halves: the first tail piece off the centre file decides
+            let mirrored = fixed.unwrap_or_else(|| {
+                sq[..n]
+                    .iter()
+                    .find(|&&s| s % 9 != 4)
+                    .is_some_and(|&s| s % 9 > 4)
+            });
+            for s in &mut sq[..n] {
+                *s = MIRROR_IF[mirrored as usize][*s as usize];
+            }
+            (mirrored, TailRef::Singles(&sq))
         } else {
-            let jr = ir - lr.asym;
-            let base = split.a_part + split.sym_r[jr];
-            if ib < lb.asym {
-                base + ib as u64 * t + split.tail.full_rank(0, occ, &sq)
-            } else {
-                let jb = ib - lb.asym;
-                let c_r = lr.entries[ir].centers;
-                let c_b = lb.entries[ib].centers;
-                base + lb.asym as u64 * t
-                    + split.sym_b[c_r as usize][jb]
-                    + split.tail.fold_rank(0, split.sym_state(c_r, c_b), occ, &sq)
+            let mut masks: TailMasks = [0; 8];
+            for (j, mask) in masks[..n].iter_mut().enumerate() {
+                *mask = group(j);
             }
+            let mirrored = fixed.unwrap_or_else(|| split.tail.needs_mirror(&masks));
+            if mirrored {
+                for mask in &mut masks[..n] {
+                    *mask = mirror_mask(*mask);
+                }
+            }
+            masks_store = masks;
+            (mirrored, TailRef::Masks(&masks_store))
         };
-        Some(split.offset + x)
+        let b_mirrored = mb != mirrored;
+        let loc = Located {
+            split: si,
+            ir,
+            ib,
+            b_mirrored,
+            mirrored,
+            occ: lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize],
+        };
+        Some(then(&loc, tail))
     }
 
-    fn unrank_layout(&self, index: u64) -> Option<Layout> {
+    #[inline(always)]
+    fn rank_masks(&self, m: &Masks) -> Option<u64> {
+        self.locate(m, |loc, tail| self.rank_located(loc, tail))
+    }
+
+    #[inline(always)]
+    fn rank_located(&self, loc: &Located, tail: TailRef) -> u64 {
+        let split = &self.splits[loc.split];
+        let x = match split.base_of(loc.ir, loc.ib, loc.b_mirrored) {
+            Some(base) => base + split.rank_tail(loc.occ, tail),
+            None => {
+                let [lr, lb] = &split.lists;
+                let jb = loc.ib - lb.asym;
+                let c_r = lr.entries[loc.ir].centers;
+                let c_b = lb.entries[loc.ib].centers;
+                split.a_part
+                    + split.sym_r[loc.ir - lr.asym]
+                    + lb.asym as u64 * split.t_full
+                    + split.sym_b[c_r as usize][jb]
+                    + split.tail.fold_rank(
+                        0,
+                        split.sym_state(c_r, c_b),
+                        loc.occ,
+                        &tail.masks(split.tail.groups.len()),
+                    )
+            }
+        };
+        split.offset + x
+    }
+
+    /// Decode `index`, handing each piece with its square to `put` (Red's own-half pieces,
+    /// Black's, then the tail groups in order). False when out of range.
+    #[inline(always)]
+    fn unrank_visit(&self, index: u64, mut put: impl FnMut(Piece, Square)) -> bool {
         if index >= self.size {
-            return None;
+            return false;
         }
-        let si = self.splits.partition_point(|s| s.offset <= index) - 1;
+        let si = if self.splits.len() == 1 {
+            0
+        } else {
+            self.splits.partition_point(|s| s.offset <= index) - 1
+        };
         let split = &self.splits[si];
         let [lr, lb] = &split.lists;
         let mut x = index - split.offset;
         let t = split.t_full;
-        let nb = lb.placements();
-        let mut sq: TailSquares = [[0; 5]; 8];
-        let (ir, ib);
-        let mut b_mirrored = false;
+        let (ir, ib, b_mirrored);
+        let mut folded: Option<TailMasks> = None;
         if x < split.a_part {
-            let q = x / (nb * t);
+            let q = x / split.nb_t_div;
             ir = q as usize;
-            x -= q * nb * t;
-            let q = x / t;
-            let ib_full = q as usize;
+            x -= q * split.nb_t;
+            let q = x / split.t_div;
             x -= q * t;
-            if ib_full >= lb.entries.len() {
-                ib = ib_full - lb.entries.len();
-                b_mirrored = true;
+            let ib_full = q as usize;
+            b_mirrored = ib_full >= lb.entries.len();
+            ib = if b_mirrored {
+                ib_full - lb.entries.len()
             } else {
-                ib = ib_full;
-            }
-            let occ = own_occ(lr, ir, lb, ib, b_mirrored);
-            split.tail.full_unrank(0, x, occ, &mut sq);
+                ib_full
+            };
         } else {
             x -= split.a_part;
             let jr = split.sym_r.partition_point(|&o| o <= x) - 1;
             x -= split.sym_r[jr];
             ir = lr.asym + jr;
+            b_mirrored = false;
             if x < lb.asym as u64 * t {
                 ib = (x / t) as usize;
                 x %= t;
-                let occ = own_occ(lr, ir, lb, ib, false);
-                split.tail.full_unrank(0, x, occ, &mut sq);
             } else {
                 x -= lb.asym as u64 * t;
                 let c_r = lr.entries[ir].centers;
@@ -511,76 +579,104 @@ impl PlacementIndex {
                 let jb = cum.partition_point(|&o| o <= x) - 1;
                 x -= cum[jb];
                 ib = lb.asym + jb;
-                let occ = own_occ(lr, ir, lb, ib, false);
+                let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
                 let st = split.sym_state(c_r, lb.entries[ib].centers);
-                split.tail.fold_unrank(0, st, x, occ, &mut sq);
+                let mut masks: TailMasks = [0; 8];
+                split.tail.fold_unrank(0, st, x, occ, &mut masks);
+                folded = Some(masks);
             }
         }
-        let mut l = Layout::default();
-        for (role, s) in lr.pieces(ir) {
-            l.add(Piece::new(Color::Red, role), s);
+        let (er, eb) = (&lr.entries[ir], &lb.entries[ib]);
+        for k in 0..lr.len_pieces() {
+            put(Piece::new(Color::Red, lr.roles[k]), square(er.squares[k]));
         }
-        for (role, s) in lb.pieces(ib) {
-            let s = if b_mirrored { mirror(flip(s)) } else { flip(s) };
-            l.add(Piece::new(Color::Black, role), s);
+        let bsq = &BLACK_SQ[b_mirrored as usize];
+        for k in 0..lb.len_pieces() {
+            put(
+                Piece::new(Color::Black, lb.roles[k]),
+                square(bsq[eb.squares[k] as usize]),
+            );
         }
-        for (c, g) in split.passed_groups.iter().enumerate() {
-            if let Some(j) = g {
-                let color = if c == 0 { Color::Black } else { Color::Red };
-                for &s in &sq[*j][..split.tail.groups[*j].count as usize] {
-                    l.add(Piece::new(color, Role::Pawn), s);
-                }
-            }
-        }
-        for r in FREE_ROLES {
-            for c in Color::ALL {
-                if let Some(j) = split.free_groups[free_slot(c, r)] {
-                    for &s in &sq[j][..split.tail.groups[j].count as usize] {
-                        l.add(Piece::new(c, r), s);
+        match folded {
+            Some(masks) => {
+                for (j, mask) in masks[..split.tail.groups.len()].iter().enumerate() {
+                    for s in bits(*mask) {
+                        put(split.group_piece[j], square(s));
                     }
                 }
             }
+            None => {
+                let space = Space {
+                    red: &split.empties[0],
+                    black: &split.empties[1],
+                    ir,
+                    ib,
+                    b_mirrored,
+                };
+                espace::unrank(&split.tail, &split.group_base, x, &space, |j, s| {
+                    put(split.group_piece[j], s)
+                });
+            }
         }
-        Some(l)
+        true
+    }
+
+    fn wrong_material(&self, counts: &[u8; 14]) -> IndexError {
+        let mut by_color = [[0u8; 7]; 2];
+        for c in Color::ALL {
+            for r in Role::ALL {
+                by_color[c.index()][r.index()] = counts[Piece::new(c, r).index()];
+            }
+        }
+        let found = Material::from_counts(by_color).unwrap_or(self.material);
+        IndexError::WrongMaterial {
+            expected: self.material,
+            found: if found == self.material {
+                Material::bare_kings()
+            } else {
+                found
+            },
+        }
     }
 
     /// Index of a placement (its mirror image has the same index).
     pub fn rank(&self, setup: &Setup) -> Result<u64, IndexError> {
-        let pieces: PieceList = setup.pieces().take(32).map(|(s, p)| (p, s)).collect();
-        if setup.pieces().count() > 32 {
-            return Err(IndexError::WrongMaterial {
-                expected: self.material,
-                found: Material::of_setup(setup),
-            });
+        let mut m: Masks = [0; 14];
+        let mut counts = [0u8; 14];
+        for (s, p) in setup.board.iter().enumerate() {
+            if let Some(p) = p {
+                m[p.index()] |= 1u128 << s;
+                counts[p.index()] = counts[p.index()].saturating_add(1);
+            }
         }
-        self.rank_pieces(&pieces).map_err(|e| match e {
-            IndexError::BadPoint(_) => IndexError::BadPoint(setup.board_fen()),
-            e => e,
-        })
+        if counts != self.counts {
+            return Err(self.wrong_material(&counts));
+        }
+        self.rank_masks(&m)
+            .ok_or_else(|| IndexError::BadPoint(setup.board_fen()))
     }
 
     /// Index of a placement given as a piece list (the fast form; any order).
     #[inline]
     pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
-        let mut counts = [[0u8; 7]; 2];
-        let mut l = Layout::default();
+        let mut m: Masks = [0; 14];
+        let mut counts = [0u8; 14];
+        let mut all = 0u128;
         for &(p, sq) in pieces {
-            let c = &mut counts[p.color.index()][p.role.index()];
-            *c = c.saturating_add(1);
-            l.add(p, sq as u8);
+            let b = BIT[sq as usize];
+            m[p.index()] |= b;
+            all |= b;
+            counts[p.index()] = counts[p.index()].saturating_add(1);
         }
-        if counts != self.material.counts() {
-            let found = Material::from_counts(counts).unwrap_or(self.material);
-            return Err(IndexError::WrongMaterial {
-                expected: self.material,
-                found: if found == self.material {
-                    Material::bare_kings()
-                } else {
-                    found
-                },
-            });
+        if counts != self.counts {
+            return Err(self.wrong_material(&counts));
         }
-        self.rank_layout(&l).ok_or_else(|| {
+        let ranked = if all.count_ones() as usize == pieces.len() {
+            self.rank_masks(&m)
+        } else {
+            None // two pieces on one point
+        };
+        ranked.ok_or_else(|| {
             IndexError::BadPoint(
                 pieces
                     .iter()
@@ -595,34 +691,21 @@ impl PlacementIndex {
     /// moving one tail piece. None when the orientation of such placements depends on the
     /// tail itself (both sides' own-half pieces symmetric): use [`PlacementIndex::rank_pieces`].
     pub fn prepare_tail(&self, pieces: &[(Piece, Square)]) -> Option<TailCtx> {
-        let mut l = Layout::default();
+        let mut m: Masks = [0; 14];
         for &(p, sq) in pieces {
-            l.add(p, sq as u8);
+            m[p.index()] |= sq.bit();
         }
-        let (si, ir, mr, ib, mb) = self.own_entries(&l)?;
-        let split = &self.splits[si];
-        let [lr, lb] = &split.lists;
-        let t = split.t_full;
-        let (mirrored, base) = if ir < lr.asym {
-            let ib_full = if ib < lb.asym && (mb != mr) {
-                lb.entries.len() + ib
-            } else {
-                ib
-            };
-            (mr, (ir as u64 * lb.placements() + ib_full as u64) * t)
-        } else if ib < lb.asym {
-            (mb, split.a_part + split.sym_r[ir - lr.asym] + ib as u64 * t)
-        } else {
-            return None;
-        };
-        let layout = if mirrored { l.mirrored() } else { l };
-        Some(TailCtx {
-            split: si,
-            base: split.offset + base,
-            occ: layout.own_occ(),
-            sq: split.tail_squares(&layout),
-            mirrored,
-        })
+        self.locate(&m, |loc, tail| {
+            let split = &self.splits[loc.split];
+            let base = split.base_of(loc.ir, loc.ib, loc.b_mirrored)?;
+            Some(TailCtx {
+                split: loc.split,
+                base: split.offset + base,
+                occ: loc.occ,
+                tail: tail.to_owned(),
+                mirrored: loc.mirrored,
+            })
+        })?
     }
 
     /// Index of the prepared placement with the tail piece on `from` moved to `to` (`to`
@@ -635,60 +718,40 @@ impl PlacementIndex {
             (from as u8, to as u8)
         };
         let split = &self.splits[ctx.split];
-        let mut sq = ctx.sq;
-        let groups = &split.tail.groups;
-        let mut found = false;
-        'outer: for (j, g) in groups.iter().enumerate() {
-            let m = g.count as usize;
-            for i in 0..m {
-                if sq[j][i] == f {
-                    sq[j][i] = t;
-                    sq[j][..m].sort_unstable();
-                    found = true;
-                    break 'outer;
-                }
+        let n = split.tail.groups.len();
+        let tail = match &ctx.tail {
+            TailPlace::Singles(sq) => {
+                let mut sq = *sq;
+                let j = sq[..n].iter().position(|&s| s == f)?;
+                sq[j] = t;
+                TailPlace::Singles(sq)
             }
-        }
-        if !found {
-            return None;
-        }
-        Some(ctx.base + split.tail.full_rank(0, ctx.occ, &sq))
+            TailPlace::Masks(m) => {
+                let mut masks = *m;
+                let fb = 1u128 << f;
+                let j = masks[..n].iter().position(|m| m & fb != 0)?;
+                masks[j] ^= fb | 1u128 << t;
+                TailPlace::Masks(masks)
+            }
+        };
+        Some(ctx.base + split.rank_tail(ctx.occ, tail.borrow()))
     }
 
-    /// The canonical placement with this index as a piece list (the fast form).
+    /// The canonical placement with this index as a piece list (the fast form): Red's
+    /// king, advisors, elephants and unpassed pawns, Black's, then passed pawns, rooks,
+    /// horses and cannons.
     #[inline]
     pub fn unrank_pieces(&self, index: u64) -> Result<PieceList, IndexError> {
-        let l = self.unrank_layout(index).ok_or(IndexError::OutOfRange {
-            index,
-            size: self.size,
-        })?;
         let mut out = PieceList::new();
-        for c in Color::ALL {
-            let i = c.index();
-            let mut put = |r: Role, s: u8| out.push((Piece::new(c, r), Square::ALL[s as usize]));
-            put(Role::King, l.king[i]);
-            for &s in &l.adv[i][..l.n_adv[i] as usize] {
-                put(Role::Advisor, s);
-            }
-            for &s in &l.ele[i][..l.n_ele[i] as usize] {
-                put(Role::Elephant, s);
-            }
-            for &s in l.unp[i][..l.n_unp[i] as usize]
-                .iter()
-                .chain(&l.pas[i][..l.n_pas[i] as usize])
-            {
-                put(Role::Pawn, s);
-            }
+        // at most 32 pieces (the material's count), so the list never overflows
+        if self.unrank_visit(index, |p, s| out.push((p, s))) {
+            Ok(out)
+        } else {
+            Err(IndexError::OutOfRange {
+                index,
+                size: self.size,
+            })
         }
-        for r in FREE_ROLES {
-            for c in Color::ALL {
-                let g = free_slot(c, r);
-                for &s in &l.free[g][..l.n_free[g] as usize] {
-                    out.push((Piece::new(c, r), Square::ALL[s as usize]));
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// Index of a position's placement; the position must have this index's material
@@ -696,23 +759,26 @@ impl PlacementIndex {
     #[inline]
     pub fn rank_position(&self, pos: &Position) -> Option<u64> {
         debug_assert_eq!(Material::of_position(pos), self.material);
-        let mut l = Layout::default();
+        let mut m: Masks = [0; 14];
         for c in Color::ALL {
-            for sq in pos.by_color(c) {
-                let p = pos.piece_at(sq).expect("occupied square has a piece");
-                l.add(p, sq as u8);
+            for r in Role::ALL {
+                m[Piece::new(c, r).index()] = pos.pieces(c, r).0;
             }
         }
-        self.rank_layout(&l)
+        self.rank_masks(&m)
     }
 
     /// The canonical placement with this index (Red to move).
     pub fn unrank(&self, index: u64) -> Result<Setup, IndexError> {
         let mut setup = Setup::empty();
-        for (p, s) in self.unrank_pieces(index)? {
-            setup.put(s, p);
+        if self.unrank_visit(index, |p, s| setup.put(s, p)) {
+            Ok(setup)
+        } else {
+            Err(IndexError::OutOfRange {
+                index,
+                size: self.size,
+            })
         }
-        Ok(setup)
     }
 
     /// The canonical member of a placement's mirror pair (what `unrank(rank(p))` returns).
@@ -722,13 +788,4 @@ impl PlacementIndex {
         s.turn = setup.turn;
         Ok(s)
     }
-}
-
-fn own_occ(lr: &HalfList, ir: usize, lb: &HalfList, ib: usize, b_mirrored: bool) -> u128 {
-    let mut o = lr.entries[ir].occ;
-    for (_, s) in lb.pieces(ib) {
-        let s = if b_mirrored { mirror(flip(s)) } else { flip(s) };
-        o |= 1u128 << s;
-    }
-    o
 }

@@ -7,8 +7,9 @@
 //! canonical member of the mirror pair, and fully symmetric tails are counted once. For that
 //! the empty points of a region are seen as centre points (file e) and mirror pairs.
 
-use super::binomial::{binom, comb_rank, comb_unrank};
-use arrayvec::ArrayVec;
+use super::binomial::{binom, comb_unrank};
+use rustc_hash::FxHashMap;
+use strength_reduce::StrengthReducedU64;
 
 /// Where a group's pieces stand.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -64,27 +65,53 @@ pub struct Tail {
     /// Groups in ranking order.
     pub groups: Vec<Group>,
     radix: Vec<u64>,
+    /// The radices as reciprocals for fast division.
+    radix_div: Vec<StrengthReducedU64>,
     suffix: Vec<u64>,
-    /// Folded sizes already computed, by (group, state).
-    memo: std::collections::HashMap<(usize, SymState), u64>,
+    /// Folded sizes already computed, by packed (group, state).
+    memo: FxHashMap<u32, u64>,
+    all_single: bool,
 }
 
-/// Squares of each tail group (sorted within a group).
-pub type TailSquares = [[u8; 5]; 8];
+/// Squares of each tail group as a board mask (group `j` in entry `j`).
+pub type TailMasks = [u128; 8];
 
-/// The r-th (0-based) empty square of `region`.
+/// Set squares of a mask in increasing order.
+#[inline(always)]
+pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let s = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(s)
+        }
+    })
+}
+
+/// Squares below each square.
+static BELOW: [u128; 91] = {
+    let mut t = [0u128; 91];
+    let mut s = 0;
+    while s < 91 {
+        t[s] = (1u128 << s) - 1;
+        s += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn below(s: u8) -> u128 {
+    BELOW[s as usize]
+}
+
+/// The r-th (0-based) empty square of `region`, branch-free over the occupied squares.
 #[inline(always)]
 fn select_empty(region: Region, occ: u128, r: u8) -> u8 {
     let mut s = region.start() + r;
-    let mut o = occ & region.mask();
-    while o != 0 {
-        let q = o.trailing_zeros() as u8;
-        if q <= s {
-            s += 1;
-            o &= o - 1;
-        } else {
-            break;
-        }
+    for q in bits(occ & region.mask()) {
+        s += (q <= s) as u8;
     }
     s
 }
@@ -92,7 +119,7 @@ fn select_empty(region: Region, occ: u128, r: u8) -> u8 {
 /// Index of `s` among the empty squares of `region`.
 #[inline(always)]
 fn rel_index(region: Region, occ: u128, s: u8) -> u8 {
-    s - region.start() - (occ & region.mask() & ((1u128 << s) - 1)).count_ones() as u8
+    s - region.start() - (occ & region.mask() & below(s)).count_ones() as u8
 }
 
 /// Empty centre points and pair left points of a region, for a symmetric occupancy,
@@ -121,6 +148,8 @@ const fn region_masks(lo: u32, hi: u32) -> (u128, u128) {
 const RED_MASKS: (u128, u128) = region_masks(0, 5);
 const BLACK_MASKS: (u128, u128) = region_masks(5, 10);
 const BOARD_MASKS: (u128, u128) = region_masks(0, 10);
+/// Files f-i of the whole board.
+const RIGHT_MASK: u128 = BOARD_MASKS.1 << 5;
 
 #[inline(always)]
 fn select_bit(mut b: u128, r: u32) -> u8 {
@@ -145,16 +174,6 @@ impl SymAvail {
     }
 
     #[inline(always)]
-    fn center_rel(&self, s: u8) -> u8 {
-        (self.centers & ((1u128 << s) - 1)).count_ones() as u8
-    }
-
-    #[inline(always)]
-    fn pair_rel(&self, left: u8) -> u8 {
-        (self.pairs & ((1u128 << left) - 1)).count_ones() as u8
-    }
-
-    #[inline(always)]
     fn center(&self, r: u8) -> u8 {
         select_bit(self.centers, r as u32)
     }
@@ -163,66 +182,95 @@ impl SymAvail {
     fn pair(&self, r: u8) -> u8 {
         select_bit(self.pairs, r as u32)
     }
-
-    fn n_pairs(&self) -> u8 {
-        self.pairs.count_ones() as u8
-    }
 }
 
 #[inline(always)]
 fn mirror_sq(s: u8) -> u8 {
-    (s / 9) * 9 + 8 - s % 9
+    MIRROR[s as usize]
 }
 
-/// A group's placement seen in centre/pair coordinates.
+static MIRROR: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = ((s / 9) * 9 + 8 - s % 9) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// Left-right mirror image of a board mask.
+#[inline(always)]
+pub fn mirror_mask(m: u128) -> u128 {
+    bits(m).fold(0, |acc, s| acc | 1u128 << mirror_sq(s))
+}
+
+/// Colex rank of the squares of `m`, each numbered by the set squares of `avail` below it.
+#[inline(always)]
+fn colex_in(avail: u128, m: u128) -> u64 {
+    let mut x = 0;
+    for (i, q) in bits(m).enumerate() {
+        x += binom((avail & below(q)).count_ones() as usize, i + 1);
+    }
+    x
+}
+
+/// A group's placement seen in centre/pair coordinates: counts and colex ranks of its
+/// centre points, its doubles (both points of a pair) and its singles (one point of a
+/// pair, numbered among the pairs that are not doubles).
 struct Decomposed {
-    centers: ArrayVec<u8, 5>,
-    doubles: ArrayVec<u8, 5>,
-    /// (index among the pairs that are not doubles, chose the right square)
-    singles: ArrayVec<(u8, bool), 5>,
+    c: usize,
+    d: usize,
+    s: usize,
+    center_rank: u64,
+    double_rank: u64,
+    single_rank: u64,
+    /// Bit i-1: the i-th single (i >= 1) takes the right point of its pair.
+    single_bits: u64,
+    /// The first single takes the right point.
+    first_right: bool,
 }
 
-fn decompose(av: &SymAvail, squares: &[u8]) -> Decomposed {
-    let mut centers = ArrayVec::<u8, 5>::new();
-    let mut left = ArrayVec::<u8, 5>::new();
-    let mut right = ArrayVec::<u8, 5>::new();
-    for &s in squares {
-        let f = s % 9;
-        if f == 4 {
-            centers.push(av.center_rel(s));
-        } else if f < 4 {
-            left.push(av.pair_rel(s));
-        } else {
-            right.push(av.pair_rel(mirror_sq(s)));
-        }
+#[inline(always)]
+fn split_sides(g: u128) -> (u128, u128, u128) {
+    let centers = g & BOARD_MASKS.0;
+    let left = g & BOARD_MASKS.1;
+    let right = mirror_mask(g & RIGHT_MASK);
+    (centers, left, right)
+}
+
+fn decompose(av: &SymAvail, g: u128) -> Decomposed {
+    let (centers, left, right) = split_sides(g);
+    let doubles = left & right;
+    let singles = left ^ right;
+    let free = av.pairs & !doubles;
+    let mut single_bits = 0u64;
+    for (i, q) in bits(singles).enumerate().skip(1) {
+        single_bits |= ((right >> q & 1) as u64) << (i - 1);
     }
-    let mut doubles: ArrayVec<u8, 5> = left.iter().copied().filter(|x| right.contains(x)).collect();
-    doubles.sort_unstable();
-    let mut singles: ArrayVec<(u8, bool), 5> = left
-        .iter()
-        .filter(|x| !doubles.contains(x))
-        .map(|&x| (x, false))
-        .chain(
-            right
-                .iter()
-                .filter(|x| !doubles.contains(x))
-                .map(|&x| (x, true)),
-        )
-        .collect();
-    singles.sort_unstable();
-    for s in singles.iter_mut() {
-        s.0 -= doubles.iter().filter(|&&d| d < s.0).count() as u8;
-    }
-    centers.sort_unstable();
     Decomposed {
-        centers,
-        doubles,
-        singles,
+        c: centers.count_ones() as usize,
+        d: doubles.count_ones() as usize,
+        s: singles.count_ones() as usize,
+        center_rank: colex_in(av.centers, centers),
+        double_rank: colex_in(av.pairs, doubles),
+        single_rank: colex_in(free, singles),
+        single_bits,
+        first_right: singles != 0 && right & singles & singles.wrapping_neg() != 0,
     }
 }
 
 fn sym_ways(e: usize, p: usize, m: usize) -> u64 {
     (0..=m / 2).map(|d| binom(e, m - 2 * d) * binom(p, d)).sum()
+}
+
+#[inline(always)]
+fn pack(j: usize, st: SymState) -> u32 {
+    (j as u32) << 24
+        | (st.e[0] as u32) << 20
+        | (st.e[1] as u32) << 16
+        | (st.p[0] as u32) << 8
+        | st.p[1] as u32
 }
 
 impl Tail {
@@ -238,10 +286,15 @@ impl Tail {
             suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
         }
         Tail {
+            all_single: groups.iter().all(|g| g.count == 1),
+            radix_div: radix
+                .iter()
+                .map(|&r| StrengthReducedU64::new(r.max(1)))
+                .collect(),
             groups,
             radix,
             suffix,
-            memo: std::collections::HashMap::new(),
+            memo: FxHashMap::default(),
         }
     }
 
@@ -253,7 +306,7 @@ impl Tail {
     /// Fill the memo bottom-up: the states one group further first, then this one by
     /// [`Tail::fold_size`] (which then finds the children in the memo).
     fn prepare_from(&mut self, j: usize, st: SymState) {
-        if j == self.groups.len() || self.memo.contains_key(&(j, st)) {
+        if j == self.groups.len() || self.memo.contains_key(&pack(j, st)) {
             return;
         }
         let (e, p) = self.ep(j, st);
@@ -264,7 +317,25 @@ impl Tail {
             }
         }
         let n = self.fold_size(j, st);
-        self.memo.insert((j, st), n);
+        self.memo.insert(pack(j, st), n);
+    }
+
+    /// Number of placements of group `j` (its radix).
+    #[inline(always)]
+    pub fn radix(&self, j: usize) -> u64 {
+        self.radix[j]
+    }
+
+    /// Group `j`'s radix as a reciprocal for fast division.
+    #[inline(always)]
+    pub fn radix_div(&self, j: usize) -> StrengthReducedU64 {
+        self.radix_div[j]
+    }
+
+    /// Every group holds one piece.
+    #[inline(always)]
+    pub fn all_single(&self) -> bool {
+        self.all_single
     }
 
     /// Number of unfolded tail placements.
@@ -274,48 +345,51 @@ impl Tail {
 
     /// Mixed-radix rank of groups `from..` given the occupancy before them.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
-    pub fn full_rank(&self, from: usize, mut occ: u128, sq: &TailSquares) -> u64 {
+    pub fn full_rank(&self, from: usize, mut occ: u128, masks: &TailMasks) -> u64 {
         let mut x = 0u64;
-        for j in from..self.groups.len() {
-            let g = self.groups[j];
-            let m = g.count as usize;
-            let mut rel = [0u8; 5];
-            for i in 0..m {
-                rel[i] = rel_index(g.region, occ, sq[j][i]);
-            }
-            x = x * self.radix[j] + comb_rank(&rel[..m]);
-            for &s in &sq[j][..m] {
-                occ |= 1u128 << s;
-            }
+        for (j, g) in self.groups.iter().enumerate().skip(from) {
+            let r = if g.count == 1 {
+                rel_index(g.region, occ, masks[j].trailing_zeros() as u8) as u64
+            } else {
+                let mut r = 0;
+                for (i, s) in bits(masks[j]).enumerate() {
+                    r += binom(rel_index(g.region, occ, s) as usize, i + 1);
+                }
+                r
+            };
+            x = x * self.radix[j] + r;
+            occ |= masks[j];
         }
         x
     }
 
     /// Inverse of [`Tail::full_rank`].
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
-    pub fn full_unrank(&self, from: usize, mut x: u64, mut occ: u128, sq: &mut TailSquares) {
+    pub fn full_unrank(&self, from: usize, mut x: u64, mut occ: u128, masks: &mut TailMasks) {
+        let n = self.groups.len();
         let mut digits = [0u64; 8];
-        for j in (from + 1..self.groups.len()).rev() {
-            let q = x / self.radix[j];
+        for j in (from + 1..n).rev() {
+            let q = x / self.radix_div[j];
             digits[j] = x - q * self.radix[j];
             x = q;
         }
-        if from < self.groups.len() {
+        if from < n {
             digits[from] = x;
         }
-        for j in from..self.groups.len() {
-            let g = self.groups[j];
+        for (j, g) in self.groups.iter().enumerate().skip(from) {
             let m = g.count as usize;
-            let mut rel = [0u8; 5];
-            comb_unrank(digits[j], m, &mut rel);
-            for i in 0..m {
-                sq[j][i] = select_empty(g.region, occ, rel[i]);
+            let mut gm = 0u128;
+            if m == 1 {
+                gm = 1u128 << select_empty(g.region, occ, digits[j] as u8);
+            } else {
+                let mut rel = [0u8; 5];
+                comb_unrank(digits[j], m, &mut rel);
+                for &r in &rel[..m] {
+                    gm |= 1u128 << select_empty(g.region, occ, r);
+                }
             }
-            for &s in &sq[j][..m] {
-                occ |= 1u128 << s;
-            }
+            masks[j] = gm;
+            occ |= gm;
         }
     }
 
@@ -359,7 +433,7 @@ impl Tail {
         if j == self.groups.len() {
             return 1;
         }
-        if let Some(&v) = self.memo.get(&(j, st)) {
+        if let Some(&v) = self.memo.get(&pack(j, st)) {
             return v;
         }
         let (e, p) = self.ep(j, st);
@@ -395,23 +469,21 @@ impl Tail {
 
     /// With a symmetric occupancy before the tail: true when the tail's first asymmetric
     /// group is in its non-canonical orientation (the whole placement must be mirrored).
-    pub fn needs_mirror(&self, mut occ: u128, sq: &TailSquares) -> bool {
-        for (j, g) in self.groups.iter().enumerate() {
-            let m = g.count as usize;
-            let av = SymAvail::new(g.region, occ);
-            let dec = decompose(&av, &sq[j][..m]);
-            if let Some(&(_, right)) = dec.singles.first() {
-                return right;
-            }
-            for &s in &sq[j][..m] {
-                occ |= 1u128 << s;
+    #[inline]
+    pub fn needs_mirror(&self, masks: &TailMasks) -> bool {
+        for m in &masks[..self.groups.len()] {
+            let (_, left, right) = split_sides(*m);
+            let singles = left ^ right;
+            if singles != 0 {
+                // the single on the lowest pair decides
+                return right & singles & singles.wrapping_neg() != 0;
             }
         }
         false
     }
 
     /// Folded rank of groups `j..` (symmetric before `j`, canonical orientation).
-    pub fn fold_rank(&self, j: usize, st: SymState, occ: u128, sq: &TailSquares) -> u64 {
+    pub fn fold_rank(&self, j: usize, st: SymState, occ: u128, masks: &TailMasks) -> u64 {
         if j == self.groups.len() {
             return 0;
         }
@@ -419,17 +491,18 @@ impl Tail {
         let m = g.count as usize;
         let (e, p) = self.ep(j, st);
         let av = SymAvail::new(g.region, occ);
-        let dec = decompose(&av, &sq[j][..m]);
-        let mut occ2 = occ;
-        for &s in &sq[j][..m] {
-            occ2 |= 1u128 << s;
-        }
-        if !dec.singles.is_empty() {
+        let dec = decompose(&av, masks[j]);
+        let occ2 = occ | masks[j];
+        if dec.s > 0 {
+            debug_assert!(
+                !dec.first_right,
+                "fold_rank: tail not in canonical orientation"
+            );
             let r = asym_rank(e, p, m, &dec);
-            return r * self.suffix[j + 1] + self.full_rank(j + 1, occ2, sq);
+            return r * self.suffix[j + 1] + self.full_rank(j + 1, occ2, masks);
         }
         let mut off = self.asym_classes(j, st) * self.suffix[j + 1];
-        let d = dec.doubles.len();
+        let d = dec.d;
         for d2 in 0..d {
             let ways = binom(e, m - 2 * d2) * binom(p, d2);
             if ways > 0 {
@@ -438,12 +511,19 @@ impl Tail {
         }
         let st2 = self.after(j, st, m - 2 * d, d);
         let sub = self.fold_size(j + 1, st2);
-        off += (comb_rank(&dec.centers) * binom(p, d) + comb_rank(&dec.doubles)) * sub;
-        off + self.fold_rank(j + 1, st2, occ2, sq)
+        off += (dec.center_rank * binom(p, d) + dec.double_rank) * sub;
+        off + self.fold_rank(j + 1, st2, occ2, masks)
     }
 
     /// Inverse of [`Tail::fold_rank`].
-    pub fn fold_unrank(&self, j: usize, st: SymState, mut x: u64, occ: u128, sq: &mut TailSquares) {
+    pub fn fold_unrank(
+        &self,
+        j: usize,
+        st: SymState,
+        mut x: u64,
+        occ: u128,
+        masks: &mut TailMasks,
+    ) {
         if j == self.groups.len() {
             return;
         }
@@ -455,12 +535,8 @@ impl Tail {
         if x < asym {
             let r = x / self.suffix[j + 1];
             let rest = x % self.suffix[j + 1];
-            asym_unrank(e, p, m, r, &av, &mut sq[j]);
-            let mut occ2 = occ;
-            for &s in &sq[j][..m] {
-                occ2 |= 1u128 << s;
-            }
-            self.full_unrank(j + 1, rest, occ2, sq);
+            masks[j] = asym_unrank(e, p, m, r, &av);
+            self.full_unrank(j + 1, rest, occ | masks[j], masks);
             return;
         }
         x -= asym;
@@ -481,22 +557,16 @@ impl Tail {
             let mut dbuf = [0u8; 5];
             comb_unrank(which / binom(p, d), m - 2 * d, &mut cbuf);
             comb_unrank(which % binom(p, d), d, &mut dbuf);
-            let mut out = ArrayVec::<u8, 5>::new();
+            let mut gm = 0u128;
             for &c in &cbuf[..m - 2 * d] {
-                out.push(av.center(c));
+                gm |= 1u128 << av.center(c);
             }
             for &q in &dbuf[..d] {
                 let l = av.pair(q);
-                out.push(l);
-                out.push(mirror_sq(l));
+                gm |= 1u128 << l | 1u128 << mirror_sq(l);
             }
-            out.sort_unstable();
-            sq[j][..m].copy_from_slice(&out);
-            let mut occ2 = occ;
-            for &s in &out {
-                occ2 |= 1u128 << s;
-            }
-            self.fold_unrank(j + 1, st2, x, occ2, sq);
+            masks[j] = gm;
+            self.fold_unrank(j + 1, st2, x, occ | gm, masks);
             return;
         }
         debug_assert!(false, "fold_unrank: index beyond the folded size");
@@ -520,7 +590,7 @@ fn type_count(e: usize, p: usize, c: usize, d: usize, s: usize) -> u64 {
 }
 
 fn asym_rank(e: usize, p: usize, m: usize, dec: &Decomposed) -> u64 {
-    let (c, d, s) = (dec.centers.len(), dec.doubles.len(), dec.singles.len());
+    let (c, d, s) = (dec.c, dec.d, dec.s);
     let mut off = 0;
     for (c2, d2, s2) in asym_types(m) {
         if (c2, d2) == (c, d) {
@@ -528,18 +598,13 @@ fn asym_rank(e: usize, p: usize, m: usize, dec: &Decomposed) -> u64 {
         }
         off += type_count(e, p, c2, d2, s2);
     }
-    let singles: ArrayVec<u8, 5> = dec.singles.iter().map(|x| x.0).collect();
-    let mut bits = 0u64;
-    for (i, &(_, right)) in dec.singles.iter().enumerate().skip(1) {
-        bits |= (right as u64) << (i - 1);
-    }
-    let r = ((comb_rank(&dec.centers) * binom(p, d) + comb_rank(&dec.doubles)) * binom(p - d, s)
-        + comb_rank(&singles))
+    let r = ((dec.center_rank * binom(p, d) + dec.double_rank) * binom(p - d, s) + dec.single_rank)
         << (s - 1);
-    off + (r | bits)
+    off + (r | dec.single_bits)
 }
 
-fn asym_unrank(e: usize, p: usize, m: usize, mut x: u64, av: &SymAvail, out: &mut [u8; 5]) {
+/// Inverse of [`asym_rank`]: the group's squares as a mask.
+fn asym_unrank(e: usize, p: usize, m: usize, mut x: u64, av: &SymAvail) -> u128 {
     for (c, d, s) in asym_types(m) {
         let n = type_count(e, p, c, d, s);
         if x >= n {
@@ -556,25 +621,25 @@ fn asym_unrank(e: usize, p: usize, m: usize, mut x: u64, av: &SymAvail, out: &mu
         comb_unrank(cr, c, &mut cb);
         comb_unrank(dr, d, &mut db);
         comb_unrank(sg, s, &mut sb);
-        let mut v = ArrayVec::<u8, 5>::new();
+        let mut gm = 0u128;
         for &q in &cb[..c] {
-            v.push(av.center(q));
+            gm |= 1u128 << av.center(q);
         }
+        let mut doubles = 0u128;
         for &q in &db[..d] {
             let l = av.pair(q);
-            v.push(l);
-            v.push(mirror_sq(l));
+            doubles |= 1u128 << l;
+            gm |= 1u128 << l | 1u128 << mirror_sq(l);
         }
-        // singles are indexed among the pairs that are not doubles
-        let free: ArrayVec<u8, 40> = (0..av.n_pairs()).filter(|q| !db[..d].contains(q)).collect();
+        // singles are numbered among the pairs that are not doubles
+        let free = av.pairs & !doubles;
         for (i, &q) in sb[..s].iter().enumerate() {
-            let l = av.pair(free[q as usize]);
+            let l = select_bit(free, q as u32);
             let right = i > 0 && bits >> (i - 1) & 1 == 1;
-            v.push(if right { mirror_sq(l) } else { l });
+            gm |= 1u128 << if right { mirror_sq(l) } else { l };
         }
-        v.sort_unstable();
-        out[..m].copy_from_slice(&v);
-        return;
+        return gm;
     }
     debug_assert!(false, "asym_unrank: index beyond the asymmetric classes");
+    0
 }

@@ -1,0 +1,234 @@
+//! Ranking the tail among the points left empty by both sides' own-half pieces.
+//!
+//! Red's own-half pieces stand in ranks 0-4 and Black's in ranks 5-9, so the empty points of
+//! the board, in square order, are the empty points of Red's entry followed by those of
+//! Black's. Numbering them 0, 1, 2, ... gives each empty point an *E-rank*: a list kept per
+//! entry ([`Empties`]) turns an E-rank into a square, and a popcount turns a square into
+//! its E-rank. The tail groups are then ranked and unranked with small integers only: a
+//! group's relative index is its E-rank minus the start of its region and minus the tail
+//! pieces placed before it in that region. This is the path of every placement whose own
+//! halves fix the orientation; the folded (symmetric) case stays in [`super::tail`].
+
+use super::binomial::{binom, comb_unrank};
+use super::half::Empties;
+use super::tail::{bits, Tail, TailMasks};
+use crate::board::Square;
+
+/// Most tail pieces (30 pieces besides the kings, minus nothing): an upper bound for the
+/// scratch list of placed E-ranks.
+const MAX_TAIL: usize = 32;
+
+/// Squares below each square.
+static BELOW: [u128; 91] = {
+    let mut t = [0u128; 91];
+    let mut s = 0;
+    while s < 91 {
+        t[s] = (1u128 << s) - 1;
+        s += 1;
+    }
+    t
+};
+
+/// The empty points of one pair of own-half entries (Black's possibly mirrored).
+pub struct Space<'a> {
+    /// Empty points of Red's entry.
+    pub red: &'a Empties,
+    /// Empty points of Black's entry.
+    pub black: &'a Empties,
+    /// Red's entry.
+    pub ir: usize,
+    /// Black's entry.
+    pub ib: usize,
+    /// Black's entry is mirrored.
+    pub b_mirrored: bool,
+}
+
+impl Space<'_> {
+    /// The square with E-rank `e`.
+    #[inline(always)]
+    pub fn square(&self, e: u8) -> Square {
+        let e = e as usize;
+        let s = if e < self.red.n {
+            self.red.red(self.ir, e)
+        } else {
+            self.black.black(self.b_mirrored, self.ib, e - self.red.n)
+        };
+        Square::ALL[s as usize]
+    }
+}
+
+/// E-rank of the empty square `s` given the own-half occupancy.
+#[inline(always)]
+fn e_rank(own: u128, s: u8) -> u8 {
+    s - (own & BELOW[s as usize]).count_ones() as u8
+}
+
+/// Placed E-ranks in `[b, e)`.
+#[inline(always)]
+fn below(placed: &[u8], b: u8, e: u8) -> u8 {
+    placed.iter().map(|&q| (q >= b && q < e) as u8).sum()
+}
+
+/// Rank of the tail (canonical orientation) given as masks, with `own` the own-half
+/// occupancy and `base[j]` the first E-rank of group `j`'s region.
+/// [`rank`] for a tail of single pieces given by their squares.
+#[inline(always)]
+pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64 {
+    // loops of known length, unrolled per group count
+    match tail.groups.len() {
+        0 => 0,
+        1 => rank_single::<1>(tail, base, own, sq),
+        2 => rank_single::<2>(tail, base, own, sq),
+        3 => rank_single::<3>(tail, base, own, sq),
+        4 => rank_single::<4>(tail, base, own, sq),
+        5 => rank_single::<5>(tail, base, own, sq),
+        6 => rank_single::<6>(tail, base, own, sq),
+        7 => rank_single::<7>(tail, base, own, sq),
+        _ => rank_single::<8>(tail, base, own, sq),
+    }
+}
+
+#[inline(always)]
+fn rank_single<const N: usize>(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64 {
+    let mut e = [0u8; N];
+    let mut x = 0u64;
+    for j in 0..N {
+        let b = base[j];
+        e[j] = e_rank(own, sq[j]);
+        let r = e[j] - b - below(&e[..j], b, e[j]);
+        x = x * tail.radix(j) + r as u64;
+    }
+    x
+}
+
+pub fn rank(tail: &Tail, base: &[u8; 8], own: u128, masks: &TailMasks) -> u64 {
+    let mut placed = [0u8; MAX_TAIL];
+    let mut n_placed = 0;
+    let mut x = 0u64;
+    for (j, g) in tail.groups.iter().enumerate() {
+        let b = base[j];
+        let before = n_placed;
+        let mut r = 0;
+        for (i, s) in bits(masks[j]).enumerate().take(g.count as usize) {
+            let e = e_rank(own, s);
+            r += binom((e - b - below(&placed[..before], b, e)) as usize, i + 1);
+            placed[n_placed] = e;
+            n_placed += 1;
+        }
+        x = x * tail.radix(j) + r;
+    }
+    x
+}
+
+/// Inverse of [`rank`]: hands each tail piece's group and square to `put`.
+#[inline(always)]
+pub fn unrank(tail: &Tail, base: &[u8; 8], x: u64, space: &Space, put: impl FnMut(usize, Square)) {
+    if tail.all_single() {
+        match tail.groups.len() {
+            0 => {}
+            1 => unrank_single::<1>(tail, base, x, space, put),
+            2 => unrank_single::<2>(tail, base, x, space, put),
+            3 => unrank_single::<3>(tail, base, x, space, put),
+            4 => unrank_single::<4>(tail, base, x, space, put),
+            5 => unrank_single::<5>(tail, base, x, space, put),
+            6 => unrank_single::<6>(tail, base, x, space, put),
+            7 => unrank_single::<7>(tail, base, x, space, put),
+            _ => unrank_single::<8>(tail, base, x, space, put),
+        }
+    } else {
+        unrank_groups(tail, base, x, space, put)
+    }
+}
+
+#[inline(always)]
+fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
+    let mut d = [0u64; N];
+    for j in (1..N).rev() {
+        let q = x / tail.radix_div(j);
+        d[j] = x - q * tail.radix(j);
+        x = q;
+    }
+    if N > 0 {
+        d[0] = x;
+    }
+    d
+}
+
+#[inline(always)]
+fn unrank_single<const N: usize>(
+    tail: &Tail,
+    base: &[u8; 8],
+    x: u64,
+    space: &Space,
+    mut put: impl FnMut(usize, Square),
+) {
+    let d = digits::<N>(tail, x);
+    // E-ranks of the earlier groups, kept in increasing order
+    let mut sorted = [0u8; N];
+    for j in 0..N {
+        let b = base[j];
+        // the d-th point of the region not taken by earlier groups
+        let mut e = b + d[j] as u8;
+        for &q in &sorted[..j] {
+            e += (q >= b && q <= e) as u8;
+        }
+        put(j, space.square(e));
+        let mut i = j;
+        while i > 0 && sorted[i - 1] > e {
+            sorted[i] = sorted[i - 1];
+            i -= 1;
+        }
+        sorted[i] = e;
+    }
+}
+
+fn unrank_groups(
+    tail: &Tail,
+    base: &[u8; 8],
+    x: u64,
+    space: &Space,
+    mut put: impl FnMut(usize, Square),
+) {
+    let n = tail.groups.len();
+    let mut digit = [0u64; 8];
+    let mut x = x;
+    for j in (1..n).rev() {
+        let q = x / tail.radix_div(j);
+        digit[j] = x - q * tail.radix(j);
+        x = q;
+    }
+    digit[0] = x;
+    // E-ranks placed so far, in increasing order
+    let mut placed = [0u8; MAX_TAIL];
+    let mut n_placed = 0;
+    for (j, g) in tail.groups.iter().enumerate() {
+        let b = base[j];
+        let m = g.count as usize;
+        let mut rel = [0u8; 5];
+        if m == 1 {
+            rel[0] = digit[j] as u8;
+        } else {
+            comb_unrank(digit[j], m, &mut rel);
+        }
+        let mut es = [0u8; 5];
+        for (k, &r) in rel[..m].iter().enumerate() {
+            // the r-th point of the region not taken by earlier groups
+            let mut e = b + r;
+            for &q in &placed[..n_placed] {
+                e += (q >= b && q <= e) as u8;
+            }
+            es[k] = e;
+            put(j, space.square(e));
+        }
+        for &e in &es[..m] {
+            // keep `placed` sorted
+            let mut i = n_placed;
+            while i > 0 && placed[i - 1] > e {
+                placed[i] = placed[i - 1];
+                i -= 1;
+            }
+            placed[i] = e;
+            n_placed += 1;
+        }
+    }
+}
