@@ -48,12 +48,16 @@ impl Space<'_> {
     #[inline(always)]
     pub fn square(&self, e: u8) -> Square {
         let e = e as usize;
-        let s = if e < self.red.n {
-            self.red.red(self.ir, e)
-        } else {
-            self.black.black(self.b_mirrored, self.ib, e - self.red.n)
-        };
-        Square::ALL[s as usize]
+        let n = self.red.n;
+        // both halves looked up and one picked without a branch: which half an empty
+        // point lies in is a coin toss
+        let red = self.red.red(self.ir, e.min(n - 1));
+        let black = self.black.black(
+            self.b_mirrored,
+            self.ib,
+            e.saturating_sub(n).min(self.black.n - 1),
+        );
+        Square::ALL[std::hint::select_unpredictable(e < n, red, black) as usize]
     }
 }
 
@@ -173,12 +177,13 @@ fn unrank_single<const N: usize>(
             e += (q >= b && q <= e) as u8;
         }
         put(j, space.square(e));
-        let mut i = j;
-        while i > 0 && sorted[i - 1] > e {
-            sorted[i] = sorted[i - 1];
-            i -= 1;
+        // insert by one branch-free bubble pass
+        sorted[j] = e;
+        for k in (0..j).rev() {
+            let (a, c) = (sorted[k], sorted[k + 1]);
+            sorted[k] = a.min(c);
+            sorted[k + 1] = a.max(c);
         }
-        sorted[i] = e;
     }
 }
 

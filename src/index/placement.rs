@@ -74,6 +74,17 @@ static BLACK_SQ: [[u8; 90]; 2] = {
     t
 };
 
+/// Weight of each piece kind in a count signature: 4 bits per kind.
+static KIND_WEIGHT: [u64; 14] = {
+    let mut t = [0u64; 14];
+    let mut k = 0;
+    while k < 14 {
+        t[k] = 1 << (4 * k);
+        k += 1;
+    }
+    t
+};
+
 /// The bit of each square.
 static BIT: [u128; 90] = {
     let mut t = [0u128; 90];
@@ -160,6 +171,10 @@ pub struct PlacementIndex {
     material: Material,
     /// Piece counts by [`Piece::index`].
     counts: [u8; 14],
+    /// The counts as one number: 4 bits per kind (see [`KIND_WEIGHT`]).
+    signature: u64,
+    /// Number of pieces.
+    total: usize,
     splits: Vec<Split>,
     split_of: [[Option<usize>; 6]; 6],
     size: u64,
@@ -200,19 +215,6 @@ impl TailRef<'_> {
             TailRef::Masks(m) => TailPlace::Masks(*m),
         }
     }
-
-    fn masks(self, n: usize) -> TailMasks {
-        match self {
-            TailRef::Singles(sq) => {
-                let mut m: TailMasks = [0; 8];
-                for j in 0..n {
-                    m[j] = 1u128 << sq[j];
-                }
-                m
-            }
-            TailRef::Masks(m) => *m,
-        }
-    }
 }
 
 impl TailPlace {
@@ -247,18 +249,17 @@ impl Split {
     #[inline(always)]
     fn base_of(&self, ir: usize, ib: usize, b_mirrored: bool) -> Option<u64> {
         let [lr, lb] = &self.lists;
-        if ir < lr.asym {
-            let ib_full = if ib < lb.asym && b_mirrored {
-                lb.entries.len() + ib
-            } else {
-                ib
-            };
-            Some(ir as u64 * self.nb_t + ib_full as u64 * self.t_full)
-        } else if ib < lb.asym {
-            Some(self.a_part + self.sym_r[ir - lr.asym] + ib as u64 * self.t_full)
-        } else {
-            None
+        let (r_asym, b_asym) = (ir < lr.asym, ib < lb.asym);
+        if !r_asym && !b_asym {
+            return None;
         }
+        // both candidates computed and one picked without a branch (the kind of entry is
+        // a coin toss for random placements)
+        let ib_full = ib + (b_asym && b_mirrored) as usize * lb.entries.len();
+        let in_a = ir as u64 * self.nb_t + ib_full as u64 * self.t_full;
+        let jr = ir.saturating_sub(lr.asym).min(self.sym_r.len() - 1);
+        let in_sym = self.a_part + self.sym_r[jr] + ib as u64 * self.t_full;
+        Some(std::hint::select_unpredictable(r_asym, in_a, in_sym))
     }
 }
 
@@ -389,6 +390,8 @@ impl PlacementIndex {
         Ok(PlacementIndex {
             material,
             counts,
+            signature: (0..14).map(|k| counts[k] as u64 * KIND_WEIGHT[k]).sum(),
+            total: counts.iter().map(|&c| c as usize).sum(),
             splits,
             split_of,
             size: offset,
@@ -451,10 +454,8 @@ impl PlacementIndex {
         let n = split.tail.groups.len();
         let group = |j: usize| m[split.group_kind[j] as usize] & split.group_region[j];
         // which orientation is canonical: the first asymmetric part decides
-        let fixed = if ir < lr.asym {
-            Some(mr)
-        } else if ib < lb.asym {
-            Some(mb)
+        let fixed = if ir < lr.asym || ib < lb.asym {
+            Some(std::hint::select_unpredictable(ir < lr.asym, mr, mb))
         } else {
             None
         };
@@ -521,12 +522,18 @@ impl PlacementIndex {
                     + split.sym_r[loc.ir - lr.asym]
                     + lb.asym as u64 * split.t_full
                     + split.sym_b[c_r as usize][jb]
-                    + split.tail.fold_rank(
-                        0,
-                        split.sym_state(c_r, c_b),
-                        loc.occ,
-                        &tail.masks(split.tail.groups.len()),
-                    )
+                    + match tail {
+                        TailRef::Singles(sq) => {
+                            split
+                                .tail
+                                .fold_rank_singles(split.sym_state(c_r, c_b), loc.occ, sq)
+                        }
+                        TailRef::Masks(m) => {
+                            split
+                                .tail
+                                .fold_rank(0, split.sym_state(c_r, c_b), loc.occ, m)
+                        }
+                    }
             }
         };
         split.offset + x
@@ -549,7 +556,7 @@ impl PlacementIndex {
         let mut x = index - split.offset;
         let t = split.t_full;
         let (ir, ib, b_mirrored);
-        let mut folded: Option<TailMasks> = None;
+        let mut folded: Option<TailPlace> = None;
         if x < split.a_part {
             let q = x / split.nb_t_div;
             ir = q as usize;
@@ -581,9 +588,13 @@ impl PlacementIndex {
                 ib = lb.asym + jb;
                 let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
                 let st = split.sym_state(c_r, lb.entries[ib].centers);
-                let mut masks: TailMasks = [0; 8];
-                split.tail.fold_unrank(0, st, x, occ, &mut masks);
-                folded = Some(masks);
+                folded = Some(if split.tail.all_single() {
+                    TailPlace::Singles(split.tail.fold_unrank_singles(st, x, occ))
+                } else {
+                    let mut masks: TailMasks = [0; 8];
+                    split.tail.fold_unrank(0, st, x, occ, &mut masks);
+                    TailPlace::Masks(masks)
+                });
             }
         }
         let (er, eb) = (&lr.entries[ir], &lb.entries[ib]);
@@ -598,7 +609,12 @@ impl PlacementIndex {
             );
         }
         match folded {
-            Some(masks) => {
+            Some(TailPlace::Singles(sq)) => {
+                for (j, &s) in sq[..split.tail.groups.len()].iter().enumerate() {
+                    put(split.group_piece[j], square(s));
+                }
+            }
+            Some(TailPlace::Masks(masks)) => {
                 for (j, mask) in masks[..split.tail.groups.len()].iter().enumerate() {
                     for s in bits(*mask) {
                         put(split.group_piece[j], square(s));
@@ -660,15 +676,22 @@ impl PlacementIndex {
     #[inline]
     pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
         let mut m: Masks = [0; 14];
-        let mut counts = [0u8; 14];
+        let mut signature = 0u64;
         let mut all = 0u128;
         for &(p, sq) in pieces {
             let b = BIT[sq as usize];
             m[p.index()] |= b;
             all |= b;
-            counts[p.index()] = counts[p.index()].saturating_add(1);
+            signature = signature.wrapping_add(KIND_WEIGHT[p.index()]);
         }
-        if counts != self.counts {
+        // equal signatures and piece totals mean equal counts: with every count of the
+        // material below 16, any other count vector with the same base-16 value has a
+        // larger digit sum (each borrow adds 15 pieces)
+        if signature != self.signature || pieces.len() != self.total {
+            let mut counts = [0u8; 14];
+            for &(p, _) in pieces {
+                counts[p.index()] = counts[p.index()].saturating_add(1);
+            }
             return Err(self.wrong_material(&counts));
         }
         let ranked = if all.count_ones() as usize == pieces.len() {
@@ -740,11 +763,12 @@ impl PlacementIndex {
     /// The canonical placement with this index as a piece list (the fast form): Red's
     /// king, advisors, elephants and unpassed pawns, Black's, then passed pawns, rooks,
     /// horses and cannons.
-    #[inline]
+    #[inline(always)]
     pub fn unrank_pieces(&self, index: u64) -> Result<PieceList, IndexError> {
         let mut out = PieceList::new();
-        // at most 32 pieces (the material's count), so the list never overflows
-        if self.unrank_visit(index, |p, s| out.push((p, s))) {
+        // built in the caller's frame (inlined): returning a list filled elsewhere costs a
+        // copy whose wide loads wait for the narrow stores that wrote it
+        if self.unrank_into(index, &mut out) {
             Ok(out)
         } else {
             Err(IndexError::OutOfRange {
@@ -752,6 +776,14 @@ impl PlacementIndex {
                 size: self.size,
             })
         }
+    }
+
+    /// Fill `out` with the canonical placement with this index (false when out of range,
+    /// `out` then empty). At most 32 pieces (the material's count), so it never overflows.
+    #[inline(never)]
+    pub fn unrank_into(&self, index: u64, out: &mut PieceList) -> bool {
+        out.clear();
+        self.unrank_visit(index, |p, s| out.push((p, s)))
     }
 
     /// Index of a position's placement; the position must have this index's material

@@ -515,6 +515,64 @@ impl Tail {
         off + self.fold_rank(j + 1, st2, occ2, masks)
     }
 
+    /// [`Tail::fold_rank`] from group 0 for a tail of single pieces given by their squares
+    /// (the same numbering without the general machinery).
+    pub fn fold_rank_singles(&self, mut st: SymState, mut occ: u128, sq: &[u8; 8]) -> u64 {
+        let mut off = 0;
+        for (j, g) in self.groups.iter().enumerate() {
+            let (_, p) = self.ep(j, st);
+            let av = SymAvail::new(g.region, occ);
+            let s = sq[j];
+            if s % 9 != 4 {
+                // the first piece off the centre file: on the left in canonical orientation
+                debug_assert!(s % 9 < 4, "fold_rank_singles: tail not canonical");
+                let r = (av.pairs & below(s)).count_ones() as u64;
+                let mut masks: TailMasks = [0; 8];
+                for (m, &q) in masks.iter_mut().zip(sq).take(self.groups.len()) {
+                    *m = 1u128 << q;
+                }
+                return off
+                    + r * self.suffix[j + 1]
+                    + self.full_rank(j + 1, occ | 1u128 << s, &masks);
+            }
+            let st2 = self.after(j, st, 1, 0);
+            let centre = (av.centers & below(s)).count_ones() as u64;
+            off += p as u64 * self.suffix[j + 1] + centre * self.fold_size(j + 1, st2);
+            st = st2;
+            occ |= 1u128 << s;
+        }
+        off
+    }
+
+    /// Inverse of [`Tail::fold_rank_singles`].
+    pub fn fold_unrank_singles(&self, mut st: SymState, mut x: u64, mut occ: u128) -> [u8; 8] {
+        let mut sq = [0u8; 8];
+        for (j, g) in self.groups.iter().enumerate() {
+            let (_, p) = self.ep(j, st);
+            let av = SymAvail::new(g.region, occ);
+            let asym = p as u64 * self.suffix[j + 1];
+            if x < asym {
+                let s = av.pair((x / self.suffix[j + 1]) as u8);
+                sq[j] = s;
+                let mut masks: TailMasks = [0; 8];
+                self.full_unrank(j + 1, x % self.suffix[j + 1], occ | 1u128 << s, &mut masks);
+                for (q, m) in sq.iter_mut().zip(masks).take(self.groups.len()).skip(j + 1) {
+                    *q = m.trailing_zeros() as u8;
+                }
+                return sq;
+            }
+            x -= asym;
+            let st2 = self.after(j, st, 1, 0);
+            let sub = self.fold_size(j + 1, st2);
+            let s = av.center((x / sub) as u8);
+            x %= sub;
+            sq[j] = s;
+            st = st2;
+            occ |= 1u128 << s;
+        }
+        sq
+    }
+
     /// Inverse of [`Tail::fold_rank`].
     pub fn fold_unrank(
         &self,
