@@ -11,23 +11,12 @@
 
 use super::binomial::{binom, comb_unrank};
 use super::half::Empties;
-use super::tail::{bits, Tail, TailMasks};
+use super::tail::{bits, Tail, TailMasks, BELOW};
 use crate::board::Square;
 
 /// Most tail pieces (30 pieces besides the kings, minus nothing): an upper bound for the
 /// scratch list of placed E-ranks.
 const MAX_TAIL: usize = 32;
-
-/// Squares below each square.
-static BELOW: [u128; 91] = {
-    let mut t = [0u128; 91];
-    let mut s = 0;
-    while s < 91 {
-        t[s] = (1u128 << s) - 1;
-        s += 1;
-    }
-    t
-};
 
 /// The empty points of one pair of own-half entries (Black's possibly mirrored).
 pub struct Space<'a> {

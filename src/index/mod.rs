@@ -6,6 +6,7 @@ mod espace;
 pub mod half;
 mod material;
 mod placement;
+mod split;
 pub mod tail;
 
 pub use material::{Material, MaterialError, WRITE_ORDER};

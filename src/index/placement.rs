@@ -1,8 +1,8 @@
 //! The dense, mirror-folded placement index of one material.
 //!
 //! Order of placement: each side's own-half pieces (king, advisors, elephants, unpassed
-//! pawns) as one entry of a precomputed [`HalfList`], Red's then Black's; then the tail
-//! ([`Tail`]): Black's passed pawns among the empty points of Red's half, Red's passed pawns
+//! pawns) as one entry of a precomputed [`super::half::HalfList`], Red's then Black's; then the tail
+//! ([`super::tail::Tail`]): Black's passed pawns among the empty points of Red's half, Red's passed pawns
 //! among those of Black's half, then rooks, horses and cannons (Red's then Black's of each
 //! kind) among all empty points. Materials with pawns are split by how many pawns of each
 //! side have crossed the river; each split is one contiguous block.
@@ -11,15 +11,19 @@
 //! part that is not symmetric decides which of the two is canonical: Red's own-half entry,
 //! else Black's, else the first asymmetric tail group. The index is exact: its size is the
 //! number of mirror classes, with no redundant index.
+//!
+//! Speed: a placement is read as one board mask per piece kind; own-half entries are found
+//! from point masks through a lookup table; when the own halves fix the orientation (all
+//! but the fully symmetric cases) the tail is ranked among the empty points by small
+//! integers ([`super::espace`]), with single-piece groups handled square by square and the
+//! coin-toss choices (which entry kind, which half, mirrored or not) made without branches.
 
 use super::espace::{self, Space};
-use super::half::{Empties, HalfList};
 use super::material::Material;
-use super::tail::{bits, mirror_mask, Group, Region, SymState, Tail, TailMasks};
+use super::split::{Split, TailPlace, TailRef, BLACK_HALF, RED_HALF};
+use super::tail::{bits, mirror_mask, TailMasks};
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 use arrayvec::ArrayVec;
-use std::sync::Arc;
-use strength_reduce::StrengthReducedU64;
 
 /// A placement as a list of pieces with their squares (at most 32).
 pub type PieceList = ArrayVec<(Piece, Square), 32>;
@@ -51,15 +55,8 @@ pub enum IndexError {
     },
 }
 
-/// Free (unconstrained) kinds in placement order.
-const FREE_ROLES: [Role; 3] = [Role::Rook, Role::Horse, Role::Cannon];
-
 /// A placement as one board mask per piece kind (indexed by [`Piece::index`]).
 type Masks = [u128; 14];
-
-/// Ranks 0-4 and 5-9.
-const RED_HALF: u128 = (1u128 << 45) - 1;
-const BLACK_HALF: u128 = ((1u128 << 90) - 1) ^ RED_HALF;
 
 /// Square `s` of Black's own-half entry: flipped top to bottom, then mirrored if asked.
 static BLACK_SQ: [[u8; 90]; 2] = {
@@ -122,37 +119,6 @@ fn square(s: u8) -> Square {
     Square::ALL[s as usize]
 }
 
-#[derive(Debug)]
-struct Split {
-    offset: u64,
-    size: u64,
-    lists: [Arc<HalfList>; 2],
-    tail: Tail,
-    /// Piece of each tail group.
-    group_piece: [Piece; 8],
-    /// The same as [`Piece::index`].
-    group_kind: [u8; 8],
-    /// Where each tail group's pieces are taken from (passed pawns: the enemy half).
-    group_region: [u128; 8],
-    /// First E-rank of each tail group's region (see [`super::espace`]).
-    group_base: [u8; 8],
-    /// Empty own-half points of Red's and Black's entries.
-    empties: [Arc<Empties>; 2],
-    t_full: u64,
-    /// Black's placements (both mirror members of its asymmetric entries) times `t_full`.
-    nb_t: u64,
-    /// `nb_t` and `t_full` as reciprocals for fast division.
-    nb_t_div: StrengthReducedU64,
-    t_div: StrengthReducedU64,
-    /// Size of the part where Red's own-half entry is asymmetric.
-    a_part: u64,
-    /// Cumulative sizes of the blocks of Red's symmetric entries.
-    sym_r: Vec<u64>,
-    /// Per centre count of Red's entry: cumulative folded-tail sizes over Black's symmetric entries.
-    sym_b: Vec<Vec<u64>>,
-    own: [u8; 2],
-}
-
 /// Prepared ranking of placements that differ from one placement by a single moved piece
 /// of the tail (rook, horse, cannon or passed pawn staying passed), see
 /// [`PlacementIndex::prepare_tail`].
@@ -193,76 +159,6 @@ struct Located {
     occ: u128,
 }
 
-/// Where the tail pieces stand: one square per group when every group holds one piece,
-/// else a mask per group.
-#[derive(Clone, Debug)]
-enum TailPlace {
-    Singles([u8; 8]),
-    Masks(TailMasks),
-}
-
-/// A borrowed [`TailPlace`].
-#[derive(Clone, Copy)]
-enum TailRef<'a> {
-    Singles(&'a [u8; 8]),
-    Masks(&'a TailMasks),
-}
-
-impl TailRef<'_> {
-    fn to_owned(self) -> TailPlace {
-        match self {
-            TailRef::Singles(sq) => TailPlace::Singles(*sq),
-            TailRef::Masks(m) => TailPlace::Masks(*m),
-        }
-    }
-}
-
-impl TailPlace {
-    fn borrow(&self) -> TailRef<'_> {
-        match self {
-            TailPlace::Singles(sq) => TailRef::Singles(sq),
-            TailPlace::Masks(m) => TailRef::Masks(m),
-        }
-    }
-}
-
-impl Split {
-    fn sym_state(&self, c_r: u8, c_b: u8) -> SymState {
-        let pairs = |own: u8, c: u8| (40 + c - own) / 2;
-        SymState {
-            e: [5 - c_r, 5 - c_b],
-            p: [pairs(self.own[0], c_r), pairs(self.own[1], c_b)],
-        }
-    }
-
-    /// Full (unfolded) rank of the tail.
-    #[inline(always)]
-    fn rank_tail(&self, own: u128, tail: TailRef) -> u64 {
-        match tail {
-            TailRef::Singles(sq) => espace::rank_singles(&self.tail, &self.group_base, own, sq),
-            TailRef::Masks(m) => espace::rank(&self.tail, &self.group_base, own, m),
-        }
-    }
-
-    /// Index within the split of a located placement whose own halves are not both
-    /// symmetric (the tail is ranked in full).
-    #[inline(always)]
-    fn base_of(&self, ir: usize, ib: usize, b_mirrored: bool) -> Option<u64> {
-        let [lr, lb] = &self.lists;
-        let (r_asym, b_asym) = (ir < lr.asym, ib < lb.asym);
-        if !r_asym && !b_asym {
-            return None;
-        }
-        // both candidates computed and one picked without a branch (the kind of entry is
-        // a coin toss for random placements)
-        let ib_full = ib + (b_asym && b_mirrored) as usize * lb.entries.len();
-        let in_a = ir as u64 * self.nb_t + ib_full as u64 * self.t_full;
-        let jr = ir.saturating_sub(lr.asym).min(self.sym_r.len() - 1);
-        let in_sym = self.a_part + self.sym_r[jr] + ib as u64 * self.t_full;
-        Some(std::hint::select_unpredictable(r_asym, in_a, in_sym))
-    }
-}
-
 impl PlacementIndex {
     /// Build the index of `material`.
     pub fn new(material: Material) -> Result<PlacementIndex, IndexError> {
@@ -279,109 +175,10 @@ impl PlacementIndex {
         let mut offset = 0u64;
         for ur in 0..=pawns[0] {
             for ub in 0..=pawns[1] {
-                let unpassed = [ur, ub];
-                let passed = [pawns[0] - ur, pawns[1] - ub];
-                let lists = [Color::Red, Color::Black].map(|c| {
-                    HalfList::get(
-                        cnt(c, Role::Advisor),
-                        cnt(c, Role::Elephant),
-                        unpassed[c.index()],
-                    )
-                });
-                if lists.iter().any(|l| l.entries.is_empty()) {
+                let Some(split) = Split::new(material, [ur, ub], offset)? else {
                     continue;
-                }
-                let own = [0, 1]
-                    .map(|c| 1 + lists[c].n_advisors + lists[c].n_elephants + lists[c].n_pawns);
-                let mut groups = Vec::new();
-                let mut avail = Vec::new();
-                let mut group_piece = [Piece::new(Color::Red, Role::King); 8];
-                let mut group_region = [0u128; 8];
-                let mut group_base = [0u8; 8];
-                if passed[1] > 0 {
-                    group_piece[groups.len()] = Piece::new(Color::Black, Role::Pawn);
-                    group_region[groups.len()] = RED_HALF;
-                    groups.push(Group {
-                        count: passed[1],
-                        region: Region::RedHalf,
-                    });
-                    avail.push(45 - own[0]);
-                }
-                if passed[0] > 0 {
-                    group_piece[groups.len()] = Piece::new(Color::Red, Role::Pawn);
-                    group_region[groups.len()] = BLACK_HALF;
-                    group_base[groups.len()] = 45 - own[0];
-                    groups.push(Group {
-                        count: passed[0],
-                        region: Region::BlackHalf,
-                    });
-                    avail.push(45 - own[1]);
-                }
-                let mut empty = 90 - own[0] - own[1] - passed[0] - passed[1];
-                for r in FREE_ROLES {
-                    for c in Color::ALL {
-                        let n = cnt(c, r);
-                        if n > 0 {
-                            group_piece[groups.len()] = Piece::new(c, r);
-                            group_region[groups.len()] = RED_HALF | BLACK_HALF;
-                            groups.push(Group {
-                                count: n,
-                                region: Region::Board,
-                            });
-                            avail.push(empty);
-                            empty -= n;
-                        }
-                    }
-                }
-                let tail = Tail::new(groups, &avail);
-                let t_full = tail.full_size();
-                // Black's entry is taken in full (both mirror members) when Red's fixes the orientation
-                let nb = lists[1].placements();
-                let big = |x: Option<u64>| x.ok_or(IndexError::TooLarge(material));
-                let nb_t = big(nb.checked_mul(t_full))?;
-                let a_part = big((lists[0].asym as u64).checked_mul(nb_t))?;
-                let mut split = Split {
-                    offset,
-                    size: 0,
-                    lists: lists.clone(),
-                    tail,
-                    group_piece,
-                    group_kind: group_piece.map(|p| p.index() as u8),
-                    group_region,
-                    group_base,
-                    empties: [lists[0].empties(), lists[1].empties()],
-                    t_full,
-                    nb_t,
-                    nb_t_div: StrengthReducedU64::new(nb_t.max(1)),
-                    t_div: StrengthReducedU64::new(t_full.max(1)),
-                    a_part,
-                    sym_r: vec![0],
-                    sym_b: Vec::new(),
-                    own,
                 };
-                let b_asym = big((lists[1].asym as u64).checked_mul(t_full))?;
-                for er in &lists[0].entries[lists[0].asym..] {
-                    for eb in &lists[1].entries[lists[1].asym..] {
-                        let st = split.sym_state(er.centers, eb.centers);
-                        split.tail.prepare(st);
-                    }
-                }
-                for c_r in 0..=5u8 {
-                    let mut cum = vec![0u64];
-                    for e in &lists[1].entries[lists[1].asym..] {
-                        let ft = split.tail.fold_size(0, split.sym_state(c_r, e.centers));
-                        let last = *cum.last().expect("starts with 0");
-                        cum.push(big(last.checked_add(ft))?);
-                    }
-                    split.sym_b.push(cum);
-                }
-                for e in &lists[0].entries[lists[0].asym..] {
-                    let block = big(b_asym
-                        .checked_add(*split.sym_b[e.centers as usize].last().expect("nonempty")))?;
-                    let last = *split.sym_r.last().expect("starts with 0");
-                    split.sym_r.push(big(last.checked_add(block))?);
-                }
-                split.size = big(a_part.checked_add(*split.sym_r.last().expect("nonempty")))?;
+                let big = |x: Option<u64>| x.ok_or(IndexError::TooLarge(material));
                 offset = big(offset.checked_add(split.size))?;
                 split_of[ur as usize][ub as usize] = Some(splits.len());
                 splits.push(split);

@@ -1,0 +1,245 @@
+//! The pieces placed after the own-half groups: passed pawns (each side's in the enemy half)
+//! and then rooks, horses and cannons anywhere on the remaining points.
+//!
+//! A tail is ranked in mixed radix over its groups, each group as a combination of the
+//! points still empty in its region. When everything before the tail is left-right
+//! symmetric, the tail itself is folded: the first group that is not symmetric picks the
+//! canonical member of the mirror pair, and fully symmetric tails are counted once. For that
+//! the empty points of a region are seen as centre points (file e) and mirror pairs.
+
+use super::binomial::{binom, comb_unrank};
+
+mod fold;
+use rustc_hash::FxHashMap;
+use strength_reduce::StrengthReducedU64;
+
+/// Where a group's pieces stand.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Region {
+    /// Ranks 0-4 (Black's passed pawns).
+    RedHalf,
+    /// Ranks 5-9 (Red's passed pawns).
+    BlackHalf,
+    /// Anywhere (rooks, horses, cannons).
+    Board,
+}
+
+impl Region {
+    #[inline(always)]
+    fn start(self) -> u8 {
+        match self {
+            Region::BlackHalf => 45,
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn mask(self) -> u128 {
+        match self {
+            Region::RedHalf => (1u128 << 45) - 1,
+            Region::BlackHalf => ((1u128 << 90) - 1) ^ ((1u128 << 45) - 1),
+            Region::Board => (1u128 << 90) - 1,
+        }
+    }
+}
+
+/// One group of identical pieces.
+#[derive(Copy, Clone, Debug)]
+pub struct Group {
+    /// Pieces in the group.
+    pub count: u8,
+    /// Where they stand.
+    pub region: Region,
+}
+
+/// Empty centre points and mirror pairs of the two halves, when the occupancy is symmetric.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SymState {
+    /// Empty centre points per half (Red's, Black's); merged into [0] for board groups.
+    pub e: [u8; 2],
+    /// Empty mirror pairs per half.
+    pub p: [u8; 2],
+}
+
+/// A sequence of groups with their fixed radices.
+#[derive(Clone, Debug)]
+pub struct Tail {
+    /// Groups in ranking order.
+    pub groups: Vec<Group>,
+    radix: Vec<u64>,
+    /// The radices as reciprocals for fast division.
+    radix_div: Vec<StrengthReducedU64>,
+    suffix: Vec<u64>,
+    /// Folded sizes already computed, by packed (group, state).
+    memo: FxHashMap<u32, u64>,
+    all_single: bool,
+}
+
+/// Squares of each tail group as a board mask (group `j` in entry `j`).
+pub type TailMasks = [u128; 8];
+
+/// Set squares of a mask in increasing order.
+#[inline(always)]
+pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let s = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(s)
+        }
+    })
+}
+
+/// Squares below each square.
+pub(crate) static BELOW: [u128; 91] = {
+    let mut t = [0u128; 91];
+    let mut s = 0;
+    while s < 91 {
+        t[s] = (1u128 << s) - 1;
+        s += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn below(s: u8) -> u128 {
+    BELOW[s as usize]
+}
+
+/// The r-th (0-based) empty square of `region`, branch-free over the occupied squares.
+#[inline(always)]
+fn select_empty(region: Region, occ: u128, r: u8) -> u8 {
+    let mut s = region.start() + r;
+    for q in bits(occ & region.mask()) {
+        s += (q <= s) as u8;
+    }
+    s
+}
+
+/// Index of `s` among the empty squares of `region`.
+#[inline(always)]
+fn rel_index(region: Region, occ: u128, s: u8) -> u8 {
+    s - region.start() - (occ & region.mask() & below(s)).count_ones() as u8
+}
+
+#[inline(always)]
+fn mirror_sq(s: u8) -> u8 {
+    MIRROR[s as usize]
+}
+
+static MIRROR: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = ((s / 9) * 9 + 8 - s % 9) as u8;
+        s += 1;
+    }
+    t
+};
+
+/// Left-right mirror image of a board mask.
+#[inline(always)]
+pub fn mirror_mask(m: u128) -> u128 {
+    bits(m).fold(0, |acc, s| acc | 1u128 << mirror_sq(s))
+}
+
+impl Tail {
+    /// A tail whose group `j` has `avail[j]` empty points in its region when it is placed.
+    pub fn new(groups: Vec<Group>, avail: &[u8]) -> Tail {
+        let radix: Vec<u64> = groups
+            .iter()
+            .zip(avail)
+            .map(|(g, &a)| binom(a as usize, g.count as usize))
+            .collect();
+        let mut suffix = vec![1u64; groups.len() + 1];
+        for j in (0..groups.len()).rev() {
+            suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
+        }
+        Tail {
+            all_single: groups.iter().all(|g| g.count == 1),
+            radix_div: radix
+                .iter()
+                .map(|&r| StrengthReducedU64::new(r.max(1)))
+                .collect(),
+            groups,
+            radix,
+            suffix,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// Number of placements of group `j` (its radix).
+    #[inline(always)]
+    pub fn radix(&self, j: usize) -> u64 {
+        self.radix[j]
+    }
+
+    /// Group `j`'s radix as a reciprocal for fast division.
+    #[inline(always)]
+    pub fn radix_div(&self, j: usize) -> StrengthReducedU64 {
+        self.radix_div[j]
+    }
+
+    /// Every group holds one piece.
+    #[inline(always)]
+    pub fn all_single(&self) -> bool {
+        self.all_single
+    }
+
+    /// Number of unfolded tail placements.
+    pub fn full_size(&self) -> u64 {
+        self.suffix[0]
+    }
+
+    /// Mixed-radix rank of groups `from..` given the occupancy before them.
+    #[inline(always)]
+    pub fn full_rank(&self, from: usize, mut occ: u128, masks: &TailMasks) -> u64 {
+        let mut x = 0u64;
+        for (j, g) in self.groups.iter().enumerate().skip(from) {
+            let r = if g.count == 1 {
+                rel_index(g.region, occ, masks[j].trailing_zeros() as u8) as u64
+            } else {
+                let mut r = 0;
+                for (i, s) in bits(masks[j]).enumerate() {
+                    r += binom(rel_index(g.region, occ, s) as usize, i + 1);
+                }
+                r
+            };
+            x = x * self.radix[j] + r;
+            occ |= masks[j];
+        }
+        x
+    }
+
+    /// Inverse of [`Tail::full_rank`].
+    #[inline(always)]
+    pub fn full_unrank(&self, from: usize, mut x: u64, mut occ: u128, masks: &mut TailMasks) {
+        let n = self.groups.len();
+        let mut digits = [0u64; 8];
+        for j in (from + 1..n).rev() {
+            let q = x / self.radix_div[j];
+            digits[j] = x - q * self.radix[j];
+            x = q;
+        }
+        if from < n {
+            digits[from] = x;
+        }
+        for (j, g) in self.groups.iter().enumerate().skip(from) {
+            let m = g.count as usize;
+            let mut gm = 0u128;
+            if m == 1 {
+                gm = 1u128 << select_empty(g.region, occ, digits[j] as u8);
+            } else {
+                let mut rel = [0u8; 5];
+                comb_unrank(digits[j], m, &mut rel);
+                for &r in &rel[..m] {
+                    gm |= 1u128 << select_empty(g.region, occ, r);
+                }
+            }
+            masks[j] = gm;
+            occ |= gm;
+        }
+    }
+}
