@@ -203,6 +203,19 @@ fn rank_rejects_wrong_material_and_points() {
 }
 
 #[test]
+fn unrank_into_refills_the_list() {
+    let idx = PlacementIndex::new("KRNKR".parse().unwrap()).unwrap();
+    let mut out = idx.unrank_pieces(0).unwrap();
+    for i in [1, idx.size() / 3, idx.size() - 1] {
+        assert!(idx.unrank_into(i, &mut out));
+        assert_eq!(out, idx.unrank_pieces(i).unwrap());
+        assert_eq!(idx.rank_pieces(&out), Ok(i));
+    }
+    assert!(!idx.unrank_into(idx.size(), &mut out));
+    assert!(out.is_empty());
+}
+
+#[test]
 fn tail_moves_rank_like_the_general_path() {
     let mut rng = Rng(99);
     for m in ["KRNKR", "KCPKAA", "KRKNN", "KPPKAB", "KRPKP"] {
