@@ -1,6 +1,8 @@
 //! Opening books: the shared games, mirror invariance, thread independence, merge, files.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::shared;
+use std::path::PathBuf;
 use xqdb::board::{Position, Square};
 use xqdb::book::{
     build, build_default, games_from_text, merge, write, Book, BookOptions, PickMode,
@@ -8,18 +10,6 @@ use xqdb::book::{
 };
 use xqdb::records::collection::read_collection;
 use xqdb::records::Game;
-
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/games")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("notice: {} is absent, test skipped", p.display());
-        None
-    }
-}
 
 fn tmp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("xqdb-book-{}-{name}", std::process::id()))

@@ -1,5 +1,7 @@
 //! The engine: protocol transcripts against the binary, book and tablebase use, mates.
 
+mod common;
+use common::shared;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -207,11 +209,9 @@ fn claimed_mate(fen: &str, nodes: u64) -> Option<i32> {
 
 #[test]
 fn mates_claimed_on_ccpd_mates_are_real() {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games/ccpd/ccpd-mates.pgn");
-    if !p.exists() {
-        eprintln!("notice: {} absent, test skipped", p.display());
+    let Some(p) = shared("ccpd/ccpd-mates.pgn") else {
         return;
-    }
+    };
     let mut puzzles = Vec::new();
     xqdb::records::collection::read_collection(
         &[p],
@@ -236,6 +236,35 @@ fn mates_claimed_on_ccpd_mates_are_real() {
     assert!(found >= 5, "{found}");
 }
 
+/// The engine (searching to `depth`) plays the side to move from `start`, the tables' best
+/// defence answers, until mate or one ply past `limit`; returns the plies and the end.
+fn play_against_tables(
+    engine: &mut xqdb::engine::Engine,
+    tb: &xqdb::tablebase::Tablebases,
+    start: &Position,
+    depth: i32,
+    limit: u32,
+) -> (u32, Position) {
+    let mut pos = start.clone();
+    let mut plies = 0;
+    while pos.has_legal_move() && plies <= limit {
+        let m = if plies % 2 == 0 {
+            engine.set_position(&pos.to_fen(), &[]).unwrap();
+            let stop = AtomicBool::new(false);
+            let clock = xqdb::engine::time::Clock {
+                depth: Some(depth),
+                ..Default::default()
+            };
+            engine.think(&clock, &stop, |_| {}).best.unwrap()
+        } else {
+            tb.best_moves(&pos).unwrap()[0].mv
+        };
+        pos.play(m);
+        plies += 1;
+    }
+    (plies, pos)
+}
+
 #[test]
 fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
     use xqdb::tablebase::pipeline::generate_set;
@@ -257,27 +286,12 @@ fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
         "3k5/4a4/3a5/9/9/9/9/9/4R4/4K4 w",
         "4k4/4a4/9/9/9/9/9/4N4/9/3K5 w",
     ] {
-        let mut pos = Position::from_fen(fen).unwrap();
+        let pos = Position::from_fen(fen).unwrap();
         let (w, d) = tb.probe_dtm(&pos).unwrap();
         assert_eq!(w, Wdl::Win, "{fen}");
         let d = d.unwrap();
-        let mut plies = 0;
-        while pos.has_legal_move() {
-            let m = if plies % 2 == 0 {
-                engine.set_position(&pos.to_fen(), &[]).unwrap();
-                let stop = AtomicBool::new(false);
-                let clock = xqdb::engine::time::Clock {
-                    depth: Some(4),
-                    ..Default::default()
-                };
-                engine.think(&clock, &stop, |_| {}).best.unwrap()
-            } else {
-                tb.best_moves(&pos).unwrap()[0].mv
-            };
-            pos.play(m);
-            plies += 1;
-            assert!(plies <= d, "{fen}: no mate within {d} plies");
-        }
+        let (plies, end) = play_against_tables(&mut engine, &tb, &pos, 4, d);
+        assert!(!end.has_legal_move(), "{fen}: no mate within {d} plies");
         assert_eq!(plies, d, "{fen}");
     }
 }
@@ -322,24 +336,8 @@ fn measure_tablebase_endings_with_and_without_tables() {
                 engine.use_tb = use_tables;
                 engine.set_tables(dir.clone());
                 let d = tb.probe_dtm(start).unwrap().1.unwrap();
-                let mut pos = start.clone();
-                let mut plies = 0;
-                while pos.has_legal_move() && plies <= d {
-                    let m = if plies % 2 == 0 {
-                        engine.set_position(&pos.to_fen(), &[]).unwrap();
-                        let stop = AtomicBool::new(false);
-                        let clock = xqdb::engine::time::Clock {
-                            depth: Some(6),
-                            ..Default::default()
-                        };
-                        engine.think(&clock, &stop, |_| {}).best.unwrap()
-                    } else {
-                        tb.best_moves(&pos).unwrap()[0].mv
-                    };
-                    pos.play(m);
-                    plies += 1;
-                }
-                if pos.has_legal_move() || plies > d {
+                let (plies, end) = play_against_tables(&mut engine, &tb, start, 6, d);
+                if end.has_legal_move() || plies > d {
                     fails += 1;
                 }
             }

@@ -1,7 +1,7 @@
 //! The placement index: exhaustive round trips and brute-force enumeration.
 
 use std::collections::HashSet;
-use xqdb::board::{attacks::reachable, Color, Piece, Role, Setup, Square};
+use xqdb::board::{attacks::reachable, Color, Piece, Position, Role, Setup, Square};
 use xqdb::index::{IndexError, Material, PlacementIndex};
 
 fn key(s: &Setup) -> Vec<(u8, u8)> {
@@ -200,6 +200,46 @@ fn rank_rejects_wrong_material_and_points() {
         ];
         assert!(idx.rank_pieces(&pieces).is_err(), "{pawns:?}");
     }
+}
+
+#[test]
+fn bad_moves_and_positions_rank_to_none() {
+    let idx = PlacementIndex::new("KRPKN".parse().unwrap()).unwrap();
+    let rk = Piece::new(Color::Red, Role::King);
+    let bk = Piece::new(Color::Black, Role::King);
+    let rr = Piece::new(Color::Red, Role::Rook);
+    let rp = Piece::new(Color::Red, Role::Pawn);
+    let bn = Piece::new(Color::Black, Role::Horse);
+    let pieces = [
+        (rk, Square::D0),
+        (bk, Square::E9),
+        (rr, Square::A1),
+        (rp, Square::C6),
+        (bn, Square::H7),
+    ];
+    let ctx = idx
+        .prepare_tail(&pieces)
+        .expect("the kings fix the orientation");
+    // a legal slide ranks like the general path
+    let mut moved = pieces;
+    moved[2].1 = Square::A5;
+    assert_eq!(
+        idx.rank_tail_move(&ctx, Square::A1, Square::A5),
+        Some(idx.rank_pieces(&moved).unwrap())
+    );
+    // onto a king, onto another tail piece, a passed pawn back over the river, no piece
+    assert_eq!(idx.rank_tail_move(&ctx, Square::A1, Square::D0), None);
+    assert_eq!(idx.rank_tail_move(&ctx, Square::A1, Square::H7), None);
+    assert_eq!(idx.rank_tail_move(&ctx, Square::C6, Square::C4), None);
+    assert_eq!(idx.rank_tail_move(&ctx, Square::B2, Square::B3), None);
+    // a position of another material has no index here
+    let other = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K4R w").unwrap();
+    assert_eq!(idx.rank_position(&other), None);
+    let same = Position::from_pieces(&pieces, Color::Red).unwrap();
+    assert_eq!(
+        idx.rank_position(&same),
+        Some(idx.rank_pieces(&pieces).unwrap())
+    );
 }
 
 #[test]

@@ -1,24 +1,14 @@
 //! Game records: the shared collections, cross-format agreement, round trips, and
 //! property tests on random input.
 
+mod common;
+use common::shared;
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use xqdb::records::collection::read_collection;
 use xqdb::records::pgn::{parse_game, write_game, Notation, PgnReader};
 use xqdb::records::xqf::parse_xqf;
 use xqdb::records::Game;
-
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/games")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("notice: {} is absent, test skipped", p.display());
-        None
-    }
-}
 
 fn read(path: &Path) -> Vec<Game> {
     let mut games = Vec::new();

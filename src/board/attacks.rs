@@ -241,6 +241,17 @@ pub static PAWN_MOVES: [[u128; 90]; 2] = PAWN;
 /// `PAWN_ATTACKERS[color][sq]`: squares from which a pawn of `color` attacks `sq`.
 pub static PAWN_ATTACKERS: [[u128; 90]; 2] = make_pawn_attackers(PAWN);
 
+/// Index of the set bit of `b` (a non-empty part of a ray in direction `dir`) nearest the
+/// ray's origin: the lowest for the increasing directions 0 and 1, else the highest.
+#[inline(always)]
+pub fn nearest_on_ray(b: u128, dir: usize) -> u32 {
+    if dir < 2 {
+        b.trailing_zeros()
+    } else {
+        127 - b.leading_zeros()
+    }
+}
+
 /// First occupied square from `sq` in direction `dir` (`occ` restricted to the ray).
 #[inline(always)]
 pub fn first_blocker(sq: Square, dir: usize, occ: u128) -> Option<Square> {
@@ -248,13 +259,8 @@ pub fn first_blocker(sq: Square, dir: usize, occ: u128) -> Option<Square> {
     if b == 0 {
         return None;
     }
-    let i = if dir < 2 {
-        b.trailing_zeros()
-    } else {
-        127 - b.leading_zeros()
-    };
     // SAFETY: b has bits only below 90.
-    Some(unsafe { Square::new_unchecked(i as u8) })
+    Some(unsafe { Square::new_unchecked(nearest_on_ray(b, dir) as u8) })
 }
 
 /// Squares a rook on `sq` attacks (up to and including the first blocker each way).

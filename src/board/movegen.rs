@@ -9,8 +9,8 @@
 //! is a popcount (perft's bulk counting uses this).
 
 use super::attacks::{
-    cannon_captures, elephant_attacks, horse_attacks, pawn_attacks, rook_attacks, ADVISOR_MOVES,
-    HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
+    cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks, rook_attacks,
+    ADVISOR_MOVES, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
 };
 use super::bitboard::FULL_MASK;
 use super::{Move, Position, Role, Square};
@@ -83,15 +83,6 @@ impl Sink for AnySink {
     #[inline(always)]
     fn done(&self) -> bool {
         self.0
-    }
-}
-
-#[inline(always)]
-fn first(b: u128, dir: usize) -> u32 {
-    if dir < 2 {
-        b.trailing_zeros()
-    } else {
-        127 - b.leading_zeros()
     }
 }
 
@@ -198,7 +189,7 @@ impl Position {
                 continue;
             }
             let b1 = ray & occ;
-            let s1 = first(b1, dir);
+            let s1 = nearest_on_ray(b1, dir);
             let s1b = 1u128 << s1;
             if s1b & cannons != 0 {
                 // filling any point between the king and this cannon gives check
@@ -208,13 +199,13 @@ impl Position {
             if b2 == 0 {
                 continue;
             }
-            let s2 = first(b2, dir);
+            let s2 = nearest_on_ray(b2, dir);
             let s2b = 1u128 << s2;
             if s2b & straight != 0 {
                 pinned |= s1b & own;
             }
             let b3 = RAYS[s2 as usize][dir] & occ;
-            if b3 != 0 && (1u128 << first(b3, dir)) & cannons != 0 {
+            if b3 != 0 && (1u128 << nearest_on_ray(b3, dir)) & cannons != 0 {
                 pinned |= (s1b | s2b) & own;
             }
         }

@@ -1,19 +1,10 @@
 //! Retro moves (un-moves) for retrograde analysis: from where a piece could have come.
 
 use super::attacks::{
-    elephant_attacks, reachable, rook_attacks, ADVISOR_MOVES, HORSE_ATTACKER_LEG,
+    elephant_attacks, nearest_on_ray, reachable, rook_attacks, ADVISOR_MOVES, HORSE_ATTACKER_LEG,
     HORSE_ATTACKER_SRC, KING_MOVES, PAWN_ATTACKERS, RAYS,
 };
 use super::{Piece, Role, Square};
-
-#[inline(always)]
-fn first(b: u128, dir: usize) -> u32 {
-    if dir < 2 {
-        b.trailing_zeros()
-    } else {
-        127 - b.leading_zeros()
-    }
-}
 
 /// Empty points `a` from which `piece`, now on `b`, could have moved to `b`. With `capture`
 /// the move captured (a piece stood on `b`); otherwise it did not. `occ` is the occupancy
@@ -45,13 +36,13 @@ pub fn unmove_sources(piece: Piece, b: Square, occ: u128, capture: bool) -> u128
                     if b1 == 0 {
                         continue;
                     }
-                    let screen = first(b1, dir) as usize;
+                    let screen = nearest_on_ray(b1, dir) as usize;
                     let beyond = RAYS[screen][dir];
                     let b2 = beyond & occ;
                     s |= if b2 == 0 {
                         beyond
                     } else {
-                        beyond ^ RAYS[first(b2, dir) as usize][dir]
+                        beyond ^ RAYS[nearest_on_ray(b2, dir) as usize][dir]
                     };
                 }
                 s

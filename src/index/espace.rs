@@ -14,7 +14,7 @@ use super::half::Empties;
 use super::tail::{bits, Tail, TailMasks, BELOW};
 use crate::board::Square;
 
-/// Most tail pieces (30 pieces besides the kings, minus nothing): an upper bound for the
+/// Bound on the tail pieces (at most 30 pieces besides the kings): the length of the
 /// scratch list of placed E-ranks.
 const MAX_TAIL: usize = 32;
 
@@ -62,8 +62,6 @@ fn below(placed: &[u8], b: u8, e: u8) -> u8 {
     placed.iter().map(|&q| (q >= b && q < e) as u8).sum()
 }
 
-/// Rank of the tail (canonical orientation) given as masks, with `own` the own-half
-/// occupancy and `base[j]` the first E-rank of group `j`'s region.
 /// [`rank`] for a tail of single pieces given by their squares.
 #[inline(always)]
 pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64 {
@@ -94,6 +92,8 @@ fn rank_single<const N: usize>(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8;
     x
 }
 
+/// Rank of the tail (canonical orientation) given as masks, with `own` the own-half
+/// occupancy and `base[j]` the first E-rank of group `j`'s region.
 pub fn rank(tail: &Tail, base: &[u8; 8], own: u128, masks: &TailMasks) -> u64 {
     let mut placed = [0u8; MAX_TAIL];
     let mut n_placed = 0;

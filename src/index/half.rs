@@ -5,7 +5,8 @@
 //! flipped top to bottom.
 
 use super::binomial::binom;
-use crate::board::{Color, Role};
+use super::tail::{bits, BLACK_HALF, RED_HALF};
+use crate::board::{Bitboard, Color, Role};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -82,11 +83,10 @@ impl Empties {
             Vec::with_capacity(list.entries.len() * n),
             Vec::with_capacity(list.entries.len() * n),
         ];
-        let half = (1u128 << 45) - 1;
         for e in &list.entries {
-            red.extend(squares_of(!e.occ & half).map(|s| s as u8));
+            red.extend(bits(!e.occ & RED_HALF));
             for (m, b) in black.iter_mut().enumerate() {
-                b.extend(squares_of(!e.occ_black[m] & (half << 45)).map(|s| s as u8));
+                b.extend(bits(!e.occ_black[m] & BLACK_HALF));
             }
         }
         Empties { n, red, black }
@@ -204,30 +204,6 @@ static PEXT5: [[u8; 32]; 32] = {
     t
 };
 
-/// Set squares of a mask, in increasing order.
-#[inline(always)]
-fn squares_of(mut m: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let s = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(s)
-        }
-    })
-}
-
-#[inline(always)]
-fn flip_sq(s: u8) -> u8 {
-    (9 - s / 9) * 9 + s % 9
-}
-
-#[inline(always)]
-fn mirror_sq(s: u8) -> u8 {
-    (s / 9) * 9 + 8 - s % 9
-}
-
 impl HalfList {
     /// Pieces per entry (king included).
     #[inline(always)]
@@ -250,24 +226,24 @@ impl HalfList {
             return Some(kp as u64);
         }
         let mut am = 0usize;
-        for s in squares_of(adv) {
-            let v = t.advisor[s];
+        for s in bits(adv) {
+            let v = t.advisor[s as usize];
             if v == u8::MAX {
                 return None;
             }
             am |= 1 << v;
         }
         let mut em = 0usize;
-        for s in squares_of(ele) {
-            let v = t.elephant[s];
+        for s in bits(ele) {
+            let v = t.elephant[s as usize];
             if v == u8::MAX {
                 return None;
             }
             em |= 1 << v;
         }
         let (mut fm, mut rb) = (0usize, 0usize);
-        for s in squares_of(pawns) {
-            let v = t.pawn[s];
+        for s in bits(pawns) {
+            let v = t.pawn[s as usize];
             if v == u8::MAX {
                 return None;
             }
@@ -326,10 +302,8 @@ impl HalfList {
         let adv_sets = subsets(&ADVISOR, na);
         let ele_sets = subsets(&ELEPHANT, ne);
         let file_sets = subsets(&PAWN_FILES, np);
-        let mirror_mask =
-            |m: u128| -> u128 { squares_of(m).fold(0, |acc, s| acc | 1u128 << mirror_sq(s as u8)) };
-        let flip_mask =
-            |m: u128| -> u128 { squares_of(m).fold(0, |acc, s| acc | 1u128 << flip_sq(s as u8)) };
+        let mirror_mask = |m: u128| Bitboard(m).mirror().0;
+        let flip_mask = |m: u128| Bitboard(m).flip().0;
         let mut asym = Vec::new();
         let mut sym = Vec::new();
         let mut pairs = Vec::new();
@@ -339,10 +313,10 @@ impl HalfList {
                 for &e in &ele_sets {
                     for &fs in &file_sets {
                         // unpassed pawns: on rank 3 of their files, each may step to rank 4
-                        for bits in 0u32..(1 << np) {
+                        for steps in 0u32..(1 << np) {
                             let mut pawns = 0u128;
-                            for (i, f) in squares_of(fs).enumerate() {
-                                pawns |= 1u128 << (f + 27 + 9 * (bits >> i & 1) as usize);
+                            for (i, f) in bits(fs).enumerate() {
+                                pawns |= 1u128 << (f as u32 + 27 + 9 * (steps >> i & 1));
                             }
                             let occ = km | a | e | pawns;
                             if occ.count_ones() as usize != n {
@@ -361,13 +335,13 @@ impl HalfList {
                                 )
                                 .expect("the mirror of a valid placement is valid");
                             let mut squares = [0u8; MAX_OWN];
-                            for (slot, s) in squares_of(km)
-                                .chain(squares_of(a))
-                                .chain(squares_of(e))
-                                .chain(squares_of(pawns))
+                            for (slot, s) in bits(km)
+                                .chain(bits(a))
+                                .chain(bits(e))
+                                .chain(bits(pawns))
                                 .enumerate()
                             {
-                                squares[slot] = s as u8;
+                                squares[slot] = s;
                             }
                             let fl = flip_mask(occ);
                             let c = HalfConfig {

@@ -20,8 +20,8 @@
 
 use super::espace::{self, Space};
 use super::material::Material;
-use super::split::{Split, TailPlace, TailRef, BLACK_HALF, RED_HALF};
-use super::tail::{bits, mirror_mask, TailMasks};
+use super::split::{Split, TailPlace, TailRef};
+use super::tail::{bits, mirror_mask, TailMasks, BLACK_HALF, MIRROR_IF, RED_HALF};
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 use arrayvec::ArrayVec;
 
@@ -63,9 +63,9 @@ static BLACK_SQ: [[u8; 90]; 2] = {
     let mut t = [[0u8; 90]; 2];
     let mut s = 0;
     while s < 90 {
-        let f = (9 - s / 9) * 9 + s % 9;
+        let f = Square::ALL[s].flip();
         t[0][s] = f as u8;
-        t[1][s] = ((f / 9) * 9 + 8 - f % 9) as u8;
+        t[1][s] = f.mirror() as u8;
         s += 1;
     }
     t
@@ -92,27 +92,6 @@ static BIT: [u128; 90] = {
     }
     t
 };
-
-/// `MIRROR_IF[m][s]`: `s` mirrored left-right if `m` is 1.
-static MIRROR_IF: [[u8; 128]; 2] = {
-    let mut t = [[0u8; 128]; 2];
-    let mut s = 0;
-    while s < 128 {
-        t[0][s] = s as u8;
-        t[1][s] = if s < 90 {
-            ((s / 9) * 9 + 8 - s % 9) as u8
-        } else {
-            s as u8
-        };
-        s += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn mirror(s: u8) -> u8 {
-    (s / 9) * 9 + 8 - s % 9
-}
 
 #[inline(always)]
 fn square(s: u8) -> Square {
@@ -528,21 +507,29 @@ impl PlacementIndex {
         })?
     }
 
-    /// Index of the prepared placement with the tail piece on `from` moved to `to` (`to`
-    /// empty, and in the same region for a passed pawn). None if no tail piece is on `from`.
+    /// Index of the prepared placement with the tail piece on `from` moved to `to`. None if
+    /// no tail piece is on `from`, if `to` is occupied, or if `to` is outside the piece's
+    /// region (a passed pawn must stay in the enemy half).
     #[inline]
     pub fn rank_tail_move(&self, ctx: &TailCtx, from: Square, to: Square) -> Option<u64> {
-        let (f, t) = if ctx.mirrored {
-            (mirror(from as u8), mirror(to as u8))
-        } else {
-            (from as u8, to as u8)
-        };
+        let (f, t) = (
+            MIRROR_IF[ctx.mirrored as usize][from as usize],
+            MIRROR_IF[ctx.mirrored as usize][to as usize],
+        );
         let split = &self.splits[ctx.split];
         let n = split.tail.groups.len();
+        let tb = 1u128 << t;
+        let free = |j: usize, tail_occ: u128| {
+            (ctx.occ | tail_occ) & tb == 0 && split.group_region[j] & tb != 0
+        };
         let tail = match &ctx.tail {
             TailPlace::Singles(sq) => {
                 let mut sq = *sq;
                 let j = sq[..n].iter().position(|&s| s == f)?;
+                let tail_occ = sq[..n].iter().fold(0, |o, &s| o | 1u128 << s);
+                if !free(j, tail_occ) {
+                    return None;
+                }
                 sq[j] = t;
                 TailPlace::Singles(sq)
             }
@@ -550,7 +537,10 @@ impl PlacementIndex {
                 let mut masks = *m;
                 let fb = 1u128 << f;
                 let j = masks[..n].iter().position(|m| m & fb != 0)?;
-                masks[j] ^= fb | 1u128 << t;
+                if !free(j, masks[..n].iter().fold(0, |o, m| o | m)) {
+                    return None;
+                }
+                masks[j] ^= fb | tb;
                 TailPlace::Masks(masks)
             }
         };
@@ -583,16 +573,22 @@ impl PlacementIndex {
         self.unrank_visit(index, |p, s| out.push((p, s)))
     }
 
-    /// Index of a position's placement; the position must have this index's material
-    /// (checked in debug builds) and its pieces on their reachable points.
+    /// Index of a position's placement. None when the position has another material or a
+    /// piece stands where the index cannot place it.
     #[inline]
     pub fn rank_position(&self, pos: &Position) -> Option<u64> {
-        debug_assert_eq!(Material::of_position(pos), self.material);
         let mut m: Masks = [0; 14];
+        let mut signature = 0u64;
         for c in Color::ALL {
             for r in Role::ALL {
-                m[Piece::new(c, r).index()] = pos.pieces(c, r).0;
+                let k = Piece::new(c, r).index();
+                m[k] = pos.pieces(c, r).0;
+                signature += m[k].count_ones() as u64 * KIND_WEIGHT[k];
             }
+        }
+        // counts are at most 5 per kind in a position, so equal signatures are equal counts
+        if signature != self.signature {
+            return None;
         }
         self.rank_masks(&m)
     }

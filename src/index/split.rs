@@ -6,17 +6,13 @@ use super::espace;
 use super::half::{Empties, HalfList};
 use super::material::Material;
 use super::placement::IndexError;
-use super::tail::{Group, Region, SymState, Tail, TailMasks};
+use super::tail::{Group, Region, SymState, Tail, TailMasks, BLACK_HALF, RED_HALF};
 use crate::board::{Color, Piece, Role};
 use std::sync::Arc;
 use strength_reduce::StrengthReducedU64;
 
 /// Free (unconstrained) kinds in placement order.
 const FREE_ROLES: [Role; 3] = [Role::Rook, Role::Horse, Role::Cannon];
-
-/// Ranks 0-4 and 5-9.
-pub(super) const RED_HALF: u128 = (1u128 << 45) - 1;
-pub(super) const BLACK_HALF: u128 = ((1u128 << 90) - 1) ^ RED_HALF;
 
 #[derive(Debug)]
 pub(super) struct Split {
@@ -103,7 +99,7 @@ impl Split {
         if lists.iter().any(|l| l.entries.is_empty()) {
             return Ok(None);
         }
-        let own = [0, 1].map(|c| 1 + lists[c].n_advisors + lists[c].n_elephants + lists[c].n_pawns);
+        let own = [0, 1].map(|c| lists[c].len_pieces() as u8);
         let mut groups = Vec::new();
         let mut avail = Vec::new();
         let mut group_piece = [Piece::new(Color::Red, Role::King); 8];

@@ -2,13 +2,8 @@
 //! seen as centre points and mirror pairs, the first group that is not symmetric picks the
 //! canonical member of the mirror pair, and fully symmetric tails are counted once.
 
-use super::{bits, mirror_mask, mirror_sq, Region, SymState, Tail, TailMasks, BELOW};
+use super::{below, bits, mirror_mask, mirror_sq, Region, SymState, Tail, TailMasks};
 use crate::index::binomial::{binom, comb_unrank};
-
-#[inline(always)]
-fn below(s: u8) -> u128 {
-    BELOW[s as usize]
-}
 
 /// Empty centre points and pair left points of a region, for a symmetric occupancy,
 /// as bit masks (ranks and selects by popcount).

@@ -10,8 +10,13 @@
 use super::binomial::{binom, comb_unrank};
 
 mod fold;
+use crate::board::{Bitboard, Square};
 use rustc_hash::FxHashMap;
 use strength_reduce::StrengthReducedU64;
+
+/// Ranks 0-4 (Red's half) and 5-9 (Black's half).
+pub(crate) const RED_HALF: u128 = (1u128 << 45) - 1;
+pub(crate) const BLACK_HALF: u128 = ((1u128 << 90) - 1) ^ RED_HALF;
 
 /// Where a group's pieces stand.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -36,9 +41,9 @@ impl Region {
     #[inline(always)]
     fn mask(self) -> u128 {
         match self {
-            Region::RedHalf => (1u128 << 45) - 1,
-            Region::BlackHalf => ((1u128 << 90) - 1) ^ ((1u128 << 45) - 1),
-            Region::Board => (1u128 << 90) - 1,
+            Region::RedHalf => RED_HALF,
+            Region::BlackHalf => BLACK_HALF,
+            Region::Board => RED_HALF | BLACK_HALF,
         }
     }
 }
@@ -103,8 +108,9 @@ pub(crate) static BELOW: [u128; 91] = {
     t
 };
 
+/// Squares below `s`.
 #[inline(always)]
-fn below(s: u8) -> u128 {
+pub(crate) fn below(s: u8) -> u128 {
     BELOW[s as usize]
 }
 
@@ -124,25 +130,33 @@ fn rel_index(region: Region, occ: u128, s: u8) -> u8 {
     s - region.start() - (occ & region.mask() & below(s)).count_ones() as u8
 }
 
-#[inline(always)]
-fn mirror_sq(s: u8) -> u8 {
-    MIRROR[s as usize]
-}
-
-static MIRROR: [u8; 90] = {
-    let mut t = [0u8; 90];
+/// `MIRROR_IF[m][s]`: square `s` mirrored left-right if `m` is 1 (squares 90-127, which a
+/// trailing-zero count of an empty mask can give, map to themselves).
+pub(crate) static MIRROR_IF: [[u8; 128]; 2] = {
+    let mut t = [[0u8; 128]; 2];
     let mut s = 0;
-    while s < 90 {
-        t[s] = ((s / 9) * 9 + 8 - s % 9) as u8;
+    while s < 128 {
+        t[0][s] = s as u8;
+        t[1][s] = if s < 90 {
+            Square::ALL[s].mirror() as u8
+        } else {
+            s as u8
+        };
         s += 1;
     }
     t
 };
 
+/// Square `s` mirrored left-right.
+#[inline(always)]
+pub(crate) fn mirror_sq(s: u8) -> u8 {
+    MIRROR_IF[1][s as usize]
+}
+
 /// Left-right mirror image of a board mask.
 #[inline(always)]
-pub fn mirror_mask(m: u128) -> u128 {
-    bits(m).fold(0, |acc, s| acc | 1u128 << mirror_sq(s))
+pub(crate) fn mirror_mask(m: u128) -> u128 {
+    Bitboard(m).mirror().0
 }
 
 impl Tail {
