@@ -1,5 +1,5 @@
 //! Opening books: built from game records, keyed by Zobrist keys, one entry per position and
-//! its left-right mirror, with per-move statistics. See [`build`] and [`Book`].
+//! its left-right mirror, with per-move statistics. See [`build()`] and [`Book`].
 
 mod build;
 mod file;

@@ -39,7 +39,7 @@ pub fn binom(n: usize, k: usize) -> u64 {
 }
 
 /// Colex rank of a sorted set of distinct relative indices (`r[0] < r[1] < ...`):
-/// sum of C(r[i], i + 1).
+/// sum of `C(r[i], i + 1)`.
 #[inline(always)]
 pub fn comb_rank(r: &[u8]) -> u64 {
     let mut x = 0;

@@ -36,16 +36,14 @@ impl Space<'_> {
     /// The square with E-rank `e`.
     #[inline(always)]
     pub fn square(&self, e: u8) -> Square {
-        let e = e as usize;
+        let e = e as usize & 127;
         let n = self.red.n;
         // both halves looked up and one picked without a branch: which half an empty
-        // point lies in is a coin toss
-        let red = self.red.red(self.ir, e.min(n - 1));
-        let black = self.black.black(
-            self.b_mirrored,
-            self.ib,
-            e.saturating_sub(n).min(self.black.n - 1),
-        );
+        // point lies in is a coin toss (the lists may be read beyond their entry)
+        let red = self.red.red(self.ir, e);
+        let black = self
+            .black
+            .black(self.b_mirrored, self.ib, e.wrapping_sub(n) & 127);
         Square::ALL[std::hint::select_unpredictable(e < n, red, black) as usize]
     }
 }
@@ -68,26 +66,36 @@ pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64
     // loops of known length, unrolled per group count
     match tail.groups.len() {
         0 => 0,
-        1 => rank_single::<1>(tail, base, own, sq),
-        2 => rank_single::<2>(tail, base, own, sq),
-        3 => rank_single::<3>(tail, base, own, sq),
-        4 => rank_single::<4>(tail, base, own, sq),
-        5 => rank_single::<5>(tail, base, own, sq),
-        6 => rank_single::<6>(tail, base, own, sq),
-        7 => rank_single::<7>(tail, base, own, sq),
-        _ => rank_single::<8>(tail, base, own, sq),
+        1 => rank_single::<1>(tail, base, own, sq, None),
+        2 => rank_single::<2>(tail, base, own, sq, None),
+        3 => rank_single::<3>(tail, base, own, sq, None),
+        4 => rank_single::<4>(tail, base, own, sq, None),
+        5 => rank_single::<5>(tail, base, own, sq, None),
+        6 => rank_single::<6>(tail, base, own, sq, None),
+        7 => rank_single::<7>(tail, base, own, sq, None),
+        _ => rank_single::<8>(tail, base, own, sq, None),
     }
 }
 
+/// Rank of a tail of `N` single pieces on squares `sq` (canonical orientation). With
+/// `first`, group 0's digit is that number instead of its relative index (the folded
+/// numbering, see [`super::plain`]); its square still counts as taken for the others.
 #[inline(always)]
-fn rank_single<const N: usize>(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64 {
+pub(super) fn rank_single<const N: usize>(
+    tail: &Tail,
+    base: &[u8; 8],
+    own: u128,
+    sq: &[u8],
+    first: Option<u64>,
+) -> u64 {
     let mut e = [0u8; N];
     let mut x = 0u64;
     for j in 0..N {
         let b = base[j];
         e[j] = e_rank(own, sq[j]);
-        let r = e[j] - b - below(&e[..j], b, e[j]);
-        x = x * tail.radix(j) + r as u64;
+        let r = (e[j] - b - below(&e[..j], b, e[j])) as u64;
+        let r = if j == 0 { first.unwrap_or(r) } else { r };
+        x = x * tail.radix(j) + r;
     }
     x
 }
@@ -133,8 +141,9 @@ pub fn unrank(tail: &Tail, base: &[u8; 8], x: u64, space: &Space, put: impl FnMu
     }
 }
 
+/// The mixed-radix digits of a tail rank.
 #[inline(always)]
-fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
+pub(super) fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
     let mut d = [0u64; N];
     for j in (1..N).rev() {
         let q = x / tail.radix_div(j);
@@ -153,9 +162,21 @@ fn unrank_single<const N: usize>(
     base: &[u8; 8],
     x: u64,
     space: &Space,
+    put: impl FnMut(usize, Square),
+) {
+    unrank_single_digits::<N>(base, &digits::<N>(tail, x), None, space, put)
+}
+
+/// Inverse of [`rank_single`] from the digits: hands each group's square to `put`. With
+/// `first_e`, group 0 stands on that E-rank whatever its digit.
+#[inline(always)]
+pub(super) fn unrank_single_digits<const N: usize>(
+    base: &[u8; 8],
+    d: &[u64; N],
+    first_e: Option<u8>,
+    space: &Space,
     mut put: impl FnMut(usize, Square),
 ) {
-    let d = digits::<N>(tail, x);
     // E-ranks of the earlier groups, kept in increasing order
     let mut sorted = [0u8; N];
     for j in 0..N {
@@ -164,6 +185,9 @@ fn unrank_single<const N: usize>(
         let mut e = b + d[j] as u8;
         for &q in &sorted[..j] {
             e += (q >= b && q <= e) as u8;
+        }
+        if j == 0 {
+            e = first_e.unwrap_or(e);
         }
         put(j, space.square(e));
         // insert by one branch-free bubble pass

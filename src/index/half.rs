@@ -73,7 +73,14 @@ pub struct Empties {
     pub n: usize,
     red: Vec<u8>,
     black: [Vec<u8>; 2],
+    /// Empty left points (files a-d) of every entry, `LEFT_STRIDE` per entry: as Red's and
+    /// as Black's (not mirrored).
+    left_red: Vec<u8>,
+    left_black: Vec<u8>,
 }
+
+/// Most left points of one half (4 files by 5 ranks).
+const LEFT_STRIDE: usize = 20;
 
 impl Empties {
     fn build(list: &HalfList) -> Empties {
@@ -83,22 +90,63 @@ impl Empties {
             Vec::with_capacity(list.entries.len() * n),
             Vec::with_capacity(list.entries.len() * n),
         ];
-        for e in &list.entries {
+        let mut left_red = vec![0u8; list.entries.len() * LEFT_STRIDE];
+        let mut left_black = vec![0u8; list.entries.len() * LEFT_STRIDE];
+        let left = |s: &u8| s % 9 < 4;
+        for (i, e) in list.entries.iter().enumerate() {
             red.extend(bits(!e.occ & RED_HALF));
             for (m, b) in black.iter_mut().enumerate() {
                 b.extend(bits(!e.occ_black[m] & BLACK_HALF));
             }
+            let at = i * LEFT_STRIDE;
+            for (slot, s) in left_red[at..at + LEFT_STRIDE]
+                .iter_mut()
+                .zip(bits(!e.occ & RED_HALF).filter(left))
+            {
+                *slot = s;
+            }
+            for (slot, s) in left_black[at..at + LEFT_STRIDE]
+                .iter_mut()
+                .zip(bits(!e.occ_black[0] & BLACK_HALF).filter(left))
+            {
+                *slot = s;
+            }
         }
-        Empties { n, red, black }
+        // padding: `red` and `black` may be read at any k < 128 (see there)
+        red.resize(red.len() + 128, 0);
+        for b in &mut black {
+            b.resize(b.len() + 128, 0);
+        }
+        Empties {
+            n,
+            red,
+            black,
+            left_red,
+            left_black,
+        }
     }
 
-    /// The `k`-th empty point of entry `i` as Red's.
+    /// The `k`-th empty left point (files a-d) of entry `i` as Red's (k < 20).
+    #[inline(always)]
+    pub fn left_red(&self, i: usize, k: usize) -> u8 {
+        self.left_red[i * LEFT_STRIDE + k.min(LEFT_STRIDE - 1)]
+    }
+
+    /// The `k`-th empty left point of entry `i` as Black's, not mirrored (k < 20).
+    #[inline(always)]
+    pub fn left_black(&self, i: usize, k: usize) -> u8 {
+        self.left_black[i * LEFT_STRIDE + k.min(LEFT_STRIDE - 1)]
+    }
+
+    /// The `k`-th empty point of entry `i` as Red's. Any `k < 128` may be read (to pick
+    /// between halves without a branch); only `k < n` gives a point of the entry.
     #[inline(always)]
     pub fn red(&self, i: usize, k: usize) -> u8 {
         self.red[i * self.n + k]
     }
 
-    /// The `k`-th empty point of entry `i` as Black's (mirrored if asked).
+    /// The `k`-th empty point of entry `i` as Black's (mirrored if asked). Any `k < 128`
+    /// may be read; only `k < n` gives a point of the entry.
     #[inline(always)]
     pub fn black(&self, mirrored: bool, i: usize, k: usize) -> u8 {
         self.black[mirrored as usize][i * self.n + k]
@@ -216,43 +264,59 @@ impl HalfList {
     /// pawns share a file. The counts must be the list's.
     #[inline(always)]
     pub fn raw(&self, color: Color, king: u128, adv: u128, ele: u128, pawns: u128) -> Option<u64> {
+        self.raw_squares(
+            color,
+            king.trailing_zeros() as u8,
+            bits(adv),
+            bits(ele),
+            bits(pawns),
+        )
+    }
+
+    /// [`HalfList::raw`] from the pieces' squares, each kind in any order. None also when
+    /// two pieces of one kind share a point. The counts must be the list's.
+    #[inline(always)]
+    pub fn raw_squares(
+        &self,
+        color: Color,
+        king: u8,
+        adv: impl Iterator<Item = u8>,
+        ele: impl Iterator<Item = u8>,
+        pawns: impl Iterator<Item = u8>,
+    ) -> Option<u64> {
         let t = &POINTS[color.index()];
         let (ca, cb, cp) = self.radix;
-        let kp = *t.palace.get(king.trailing_zeros() as usize)?;
+        let kp = *t.palace.get(king as usize)?;
         if kp == u8::MAX {
             return None;
         }
         if self.len_pieces() == 1 {
             return Some(kp as u64);
         }
-        let mut am = 0usize;
-        for s in bits(adv) {
-            let v = t.advisor[s as usize];
-            if v == u8::MAX {
-                return None;
-            }
-            am |= 1 << v;
-        }
-        let mut em = 0usize;
-        for s in bits(ele) {
-            let v = t.elephant[s as usize];
-            if v == u8::MAX {
-                return None;
-            }
-            em |= 1 << v;
-        }
-        let (mut fm, mut rb) = (0usize, 0usize);
-        for s in bits(pawns) {
-            let v = t.pawn[s as usize];
+        // a point number of 255 sets no bit of the 8-bit masks, so it shows as a missing
+        // piece in the count checks below
+        let point_bit = |table: &[u8; 90], s: u8| -> usize {
+            let v = table.get(s as usize).copied().unwrap_or(u8::MAX);
+            (1usize << (v & 15)) & 0xff
+        };
+        let am = adv.fold(0, |m, s| m | point_bit(&t.advisor, s));
+        let em = ele.fold(0, |m, s| m | point_bit(&t.elephant, s));
+        let (mut fm, mut rb, mut np) = (0usize, 0usize, 0u32);
+        for s in pawns {
+            let v = *t.pawn.get(s as usize)?;
             if v == u8::MAX {
                 return None;
             }
             let f = (v & 7) as usize;
-            if fm >> f & 1 == 1 {
-                return None;
-            }
             fm |= 1 << f;
             rb |= ((v >> 3) as usize) << f;
+            np += 1;
+        }
+        let counts_ok = am.count_ones() == self.n_advisors as u32
+            && em.count_ones() == self.n_elephants as u32
+            && fm.count_ones() == np;
+        if !counts_ok {
+            return None;
         }
         let p = ((COLEX[fm] as u64) << self.n_pawns) | PEXT5[fm][rb] as u64;
         Some(((kp as u64 * ca + COLEX[am] as u64) * cb + COLEX[em] as u64) * cp + p)

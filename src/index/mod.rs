@@ -1,11 +1,13 @@
 //! Material signatures, the combinatorial placement index and exact state counting.
 
 pub mod binomial;
+mod bucket;
 pub mod count;
 mod espace;
 pub mod half;
 mod material;
 mod placement;
+mod plain;
 mod split;
 pub mod tail;
 

@@ -12,12 +12,15 @@
 //! else Black's, else the first asymmetric tail group. The index is exact: its size is the
 //! number of mirror classes, with no redundant index.
 //!
-//! Speed: a placement is read as one board mask per piece kind; own-half entries are found
-//! from point masks through a lookup table; when the own halves fix the orientation (all
-//! but the fully symmetric cases) the tail is ranked among the empty points by small
-//! integers ([`super::espace`]), with single-piece groups handled square by square and the
-//! coin-toss choices (which entry kind, which half, mirrored or not) made without branches.
+//! Speed: a placement is read as its squares grouped by kind ([`super::bucket`]); own-half
+//! entries are found from per-point numbers through a lookup table; when the own halves
+//! fix the orientation (all but the fully symmetric cases) the tail is ranked among the
+//! empty points by small integers ([`super::espace`]), and the coin-toss choices (which
+//! entry kind, which half, mirrored or not) are made without branches. Splits whose tail
+//! pieces are each alone of their kind take a shorter path ([`super::plain`]) with the
+//! same numbering.
 
+use super::bucket::{bucket, own_entry, Bucketed, Own, BIT, KIND_WEIGHT};
 use super::espace::{self, Space};
 use super::material::Material;
 use super::split::{Split, TailPlace, TailRef};
@@ -55,44 +58,6 @@ pub enum IndexError {
     },
 }
 
-/// A placement as one board mask per piece kind (indexed by [`Piece::index`]).
-type Masks = [u128; 14];
-
-/// Square `s` of Black's own-half entry: flipped top to bottom, then mirrored if asked.
-static BLACK_SQ: [[u8; 90]; 2] = {
-    let mut t = [[0u8; 90]; 2];
-    let mut s = 0;
-    while s < 90 {
-        let f = Square::ALL[s].flip();
-        t[0][s] = f as u8;
-        t[1][s] = f.mirror() as u8;
-        s += 1;
-    }
-    t
-};
-
-/// Weight of each piece kind in a count signature: 4 bits per kind.
-static KIND_WEIGHT: [u64; 14] = {
-    let mut t = [0u64; 14];
-    let mut k = 0;
-    while k < 14 {
-        t[k] = 1 << (4 * k);
-        k += 1;
-    }
-    t
-};
-
-/// The bit of each square.
-static BIT: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = 1u128 << s;
-        s += 1;
-    }
-    t
-};
-
 #[inline(always)]
 fn square(s: u8) -> Square {
     Square::ALL[s as usize]
@@ -120,6 +85,8 @@ pub struct PlacementIndex {
     signature: u64,
     /// Number of pieces.
     total: usize,
+    /// First slot of each kind in a [`Bucketed`] placement (prefix sums of `counts`).
+    kind_start: [u8; 15],
     splits: Vec<Split>,
     split_of: [[Option<usize>; 6]; 6],
     size: u64,
@@ -167,6 +134,13 @@ impl PlacementIndex {
             material,
             counts,
             signature: (0..14).map(|k| counts[k] as u64 * KIND_WEIGHT[k]).sum(),
+            kind_start: {
+                let mut t = [0u8; 15];
+                for k in 0..14 {
+                    t[k + 1] = t[k] + counts[k];
+                }
+                t
+            },
             total: counts.iter().map(|&c| c as usize).sum(),
             splits,
             split_of,
@@ -194,41 +168,80 @@ impl PlacementIndex {
             .sum()
     }
 
-    /// Split, own-half entries and canonical orientation of a placement of this material.
-    /// None when a piece stands where the index cannot place it.
+    /// Split and own-half entries (each with whether the placement is its mirror) of a
+    /// placement of this material (checked by [`Bucketed::fits`]). None when a piece
+    /// stands where the index cannot place it.
     #[inline(always)]
-    fn locate<R>(&self, m: &Masks, then: impl FnOnce(&Located, TailRef) -> R) -> Option<R> {
+    fn own_entries(&self, b: &Bucketed) -> Option<(usize, Own, Own)> {
         const fn k(c: Color, r: Role) -> usize {
             Piece::new(c, r).index()
         }
-        let unp_r = m[k(Color::Red, Role::Pawn)] & RED_HALF;
-        let unp_b = m[k(Color::Black, Role::Pawn)] & BLACK_HALF;
-        let si = (*self
-            .split_of
-            .get(unp_r.count_ones() as usize)?
-            .get(unp_b.count_ones() as usize)?)?;
-        let split = &self.splits[si];
-        let [lr, lb] = &split.lists;
-        let (ir, mr) = lr
-            .raw(
+        let ks = &self.kind_start;
+        let kind = |k: usize| &b.sq[ks[k] as usize..ks[k + 1] as usize];
+        let (pawns_r, pawns_b) = (
+            kind(k(Color::Red, Role::Pawn)),
+            kind(k(Color::Black, Role::Pawn)),
+        );
+        let unp_r = || pawns_r.iter().copied().filter(|&s| s < 45);
+        let unp_b = || pawns_b.iter().copied().filter(|&s| s >= 45);
+        let si = (*self.split_of.get(unp_r().count())?.get(unp_b().count())?)?;
+        let [lr, lb] = &self.splits[si].lists;
+        let r = lr
+            .raw_squares(
                 Color::Red,
-                m[k(Color::Red, Role::King)],
-                m[k(Color::Red, Role::Advisor)],
-                m[k(Color::Red, Role::Elephant)],
-                unp_r,
+                b.sq[ks[k(Color::Red, Role::King)] as usize],
+                kind(k(Color::Red, Role::Advisor)).iter().copied(),
+                kind(k(Color::Red, Role::Elephant)).iter().copied(),
+                unp_r(),
             )
             .and_then(|raw| lr.find(raw))?;
-        let (ib, mb) = lb
-            .raw(
+        let bl = lb
+            .raw_squares(
                 Color::Black,
-                m[k(Color::Black, Role::King)],
-                m[k(Color::Black, Role::Advisor)],
-                m[k(Color::Black, Role::Elephant)],
-                unp_b,
+                b.sq[ks[k(Color::Black, Role::King)] as usize],
+                kind(k(Color::Black, Role::Advisor)).iter().copied(),
+                kind(k(Color::Black, Role::Elephant)).iter().copied(),
+                unp_b(),
             )
             .and_then(|raw| lb.find(raw))?;
+        Some((si, r, bl))
+    }
+
+    /// [`PlacementIndex::own_entries`] without pawns: each side's own-half pieces are the
+    /// first kinds of its colour (king, advisors, elephants), so they stand in one run of
+    /// slots.
+    #[inline(always)]
+    fn own_entries_pawnless(&self, b: &Bucketed) -> Option<(usize, Own, Own)> {
+        let [lr, lb] = &self.splits[0].lists;
+        let black_at = self.kind_start[Piece::new(Color::Black, Role::King).index()] as usize;
+        Some((
+            0,
+            own_entry(lr, Color::Red, &b.sq[..])?,
+            own_entry(lb, Color::Black, b.sq.get(black_at..)?)?,
+        ))
+    }
+
+    /// Canonical orientation and tail of a placement with its split and own-half entries
+    /// found by [`PlacementIndex::own_entries`].
+    #[inline(always)]
+    fn locate<R>(
+        &self,
+        b: &Bucketed,
+        (si, (ir, mr), (ib, mb)): (usize, Own, Own),
+        then: impl FnOnce(&Located, TailRef) -> R,
+    ) -> R {
+        let ks = &self.kind_start;
+        let kind = |k: usize| &b.sq[ks[k] as usize..ks[k + 1] as usize];
+        let split = &self.splits[si];
+        let [lr, lb] = &split.lists;
         let n = split.tail.groups.len();
-        let group = |j: usize| m[split.group_kind[j] as usize] & split.group_region[j];
+        // the squares of group `j` as a mask (passed pawns: those in the enemy half)
+        let group = |j: usize| {
+            kind(split.group_kind[j] as usize)
+                .iter()
+                .fold(0u128, |m, &s| m | BIT[s as usize & 127])
+                & split.group_region[j]
+        };
         // which orientation is canonical: the first asymmetric part decides
         let fixed = if ir < lr.asym || ib < lb.asym {
             Some(std::hint::select_unpredictable(ir < lr.asym, mr, mb))
@@ -240,7 +253,12 @@ impl PlacementIndex {
         let masks_store: TailMasks;
         let (mirrored, tail) = if split.tail.all_single() {
             for (j, s) in sq[..n].iter_mut().enumerate() {
-                *s = group(j).trailing_zeros() as u8;
+                // a rook, horse or cannon stands alone in its kind's slot
+                *s = if split.group_region[j] == RED_HALF | BLACK_HALF {
+                    b.sq[ks[split.group_kind[j] as usize] as usize]
+                } else {
+                    group(j).trailing_zeros() as u8
+                };
             }
             // symmetric own halves: the first tail piece off the centre file decides
             let mirrored = fixed.unwrap_or_else(|| {
@@ -276,12 +294,23 @@ impl PlacementIndex {
             mirrored,
             occ: lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize],
         };
-        Some(then(&loc, tail))
+        then(&loc, tail)
     }
 
     #[inline(always)]
-    fn rank_masks(&self, m: &Masks) -> Option<u64> {
-        self.locate(m, |loc, tail| self.rank_located(loc, tail))
+    fn rank_bucketed(&self, b: &Bucketed) -> Option<u64> {
+        let own = if self.splits.len() == 1 && self.counts[6] + self.counts[13] == 0 {
+            self.own_entries_pawnless(b)?
+        } else {
+            self.own_entries(b)?
+        };
+        let split = &self.splits[own.0];
+        if split.plain {
+            if let Some(x) = split.rank_plain(&b.sq, own.1, own.2) {
+                return Some(split.offset + x);
+            }
+        }
+        Some(self.locate(b, own, |loc, tail| self.rank_located(loc, tail)))
     }
 
     #[inline(always)]
@@ -291,24 +320,12 @@ impl PlacementIndex {
             Some(base) => base + split.rank_tail(loc.occ, tail),
             None => {
                 let [lr, lb] = &split.lists;
-                let jb = loc.ib - lb.asym;
                 let c_r = lr.entries[loc.ir].centers;
-                let c_b = lb.entries[loc.ib].centers;
-                split.a_part
-                    + split.sym_r[loc.ir - lr.asym]
-                    + lb.asym as u64 * split.t_full
-                    + split.sym_b[c_r as usize][jb]
+                let st = split.sym_state(c_r, lb.entries[loc.ib].centers);
+                split.sym_base(loc.ir, loc.ib)
                     + match tail {
-                        TailRef::Singles(sq) => {
-                            split
-                                .tail
-                                .fold_rank_singles(split.sym_state(c_r, c_b), loc.occ, sq)
-                        }
-                        TailRef::Masks(m) => {
-                            split
-                                .tail
-                                .fold_rank(0, split.sym_state(c_r, c_b), loc.occ, m)
-                        }
+                        TailRef::Singles(sq) => split.tail.fold_rank_singles(st, loc.occ, sq),
+                        TailRef::Masks(m) => split.tail.fold_rank(0, st, loc.occ, m),
                     }
             }
         };
@@ -328,62 +345,23 @@ impl PlacementIndex {
             self.splits.partition_point(|s| s.offset <= index) - 1
         };
         let split = &self.splits[si];
+        let d = split.decode(index - split.offset);
+        if split.plain && split.unrank_plain(&d, &mut put) {
+            return true;
+        }
         let [lr, lb] = &split.lists;
-        let mut x = index - split.offset;
-        let t = split.t_full;
-        let (ir, ib, b_mirrored);
-        let mut folded: Option<TailPlace> = None;
-        if x < split.a_part {
-            let q = x / split.nb_t_div;
-            ir = q as usize;
-            x -= q * split.nb_t;
-            let q = x / split.t_div;
-            x -= q * t;
-            let ib_full = q as usize;
-            b_mirrored = ib_full >= lb.entries.len();
-            ib = if b_mirrored {
-                ib_full - lb.entries.len()
+        let folded = d.folded.then(|| {
+            let occ = lr.entries[d.ir].occ | lb.entries[d.ib].occ_black[0];
+            let st = split.sym_state(lr.entries[d.ir].centers, lb.entries[d.ib].centers);
+            if split.tail.all_single() {
+                TailPlace::Singles(split.tail.fold_unrank_singles(st, d.x, occ))
             } else {
-                ib_full
-            };
-        } else {
-            x -= split.a_part;
-            let jr = split.sym_r.partition_point(|&o| o <= x) - 1;
-            x -= split.sym_r[jr];
-            ir = lr.asym + jr;
-            b_mirrored = false;
-            if x < lb.asym as u64 * t {
-                ib = (x / t) as usize;
-                x %= t;
-            } else {
-                x -= lb.asym as u64 * t;
-                let c_r = lr.entries[ir].centers;
-                let cum = &split.sym_b[c_r as usize];
-                let jb = cum.partition_point(|&o| o <= x) - 1;
-                x -= cum[jb];
-                ib = lb.asym + jb;
-                let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
-                let st = split.sym_state(c_r, lb.entries[ib].centers);
-                folded = Some(if split.tail.all_single() {
-                    TailPlace::Singles(split.tail.fold_unrank_singles(st, x, occ))
-                } else {
-                    let mut masks: TailMasks = [0; 8];
-                    split.tail.fold_unrank(0, st, x, occ, &mut masks);
-                    TailPlace::Masks(masks)
-                });
+                let mut masks: TailMasks = [0; 8];
+                split.tail.fold_unrank(0, st, d.x, occ, &mut masks);
+                TailPlace::Masks(masks)
             }
-        }
-        let (er, eb) = (&lr.entries[ir], &lb.entries[ib]);
-        for k in 0..lr.len_pieces() {
-            put(Piece::new(Color::Red, lr.roles[k]), square(er.squares[k]));
-        }
-        let bsq = &BLACK_SQ[b_mirrored as usize];
-        for k in 0..lb.len_pieces() {
-            put(
-                Piece::new(Color::Black, lb.roles[k]),
-                square(bsq[eb.squares[k] as usize]),
-            );
-        }
+        });
+        split.put_own(&d, &mut put);
         match folded {
             Some(TailPlace::Singles(sq)) => {
                 for (j, &s) in sq[..split.tail.groups.len()].iter().enumerate() {
@@ -401,11 +379,11 @@ impl PlacementIndex {
                 let space = Space {
                     red: &split.empties[0],
                     black: &split.empties[1],
-                    ir,
-                    ib,
-                    b_mirrored,
+                    ir: d.ir,
+                    ib: d.ib,
+                    b_mirrored: d.b_mirrored,
                 };
-                espace::unrank(&split.tail, &split.group_base, x, &space, |j, s| {
+                espace::unrank(&split.tail, &split.group_base, d.x, &space, |j, s| {
                     put(split.group_piece[j], s)
                 });
             }
@@ -433,46 +411,40 @@ impl PlacementIndex {
 
     /// Index of a placement (its mirror image has the same index).
     pub fn rank(&self, setup: &Setup) -> Result<u64, IndexError> {
-        let mut m: Masks = [0; 14];
-        let mut counts = [0u8; 14];
-        for (s, p) in setup.board.iter().enumerate() {
-            if let Some(p) = p {
-                m[p.index()] |= 1u128 << s;
+        let b = bucket(
+            &self.kind_start,
+            (0u8..)
+                .zip(setup.board.iter())
+                .filter_map(|(s, p)| p.map(|p| (p.index(), s))),
+        );
+        if !b.fits(self.signature, self.total) {
+            let mut counts = [0u8; 14];
+            for p in setup.board.iter().flatten() {
                 counts[p.index()] = counts[p.index()].saturating_add(1);
             }
-        }
-        if counts != self.counts {
             return Err(self.wrong_material(&counts));
         }
-        self.rank_masks(&m)
+        self.rank_bucketed(&b)
             .ok_or_else(|| IndexError::BadPoint(setup.board_fen()))
     }
 
     /// Index of a placement given as a piece list (the fast form; any order).
     #[inline]
     pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
-        let mut m: Masks = [0; 14];
-        let mut signature = 0u64;
-        let mut all = 0u128;
-        for &(p, sq) in pieces {
-            let b = BIT[sq as usize];
-            m[p.index()] |= b;
-            all |= b;
-            signature = signature.wrapping_add(KIND_WEIGHT[p.index()]);
-        }
-        // equal signatures and piece totals mean equal counts: with every count of the
-        // material below 16, any other count vector with the same base-16 value has a
-        // larger digit sum (each borrow adds 15 pieces)
-        if signature != self.signature || pieces.len() != self.total {
+        let b = bucket(
+            &self.kind_start,
+            pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
+        );
+        let ranked = if b.fits(self.signature, self.total) {
+            self.rank_bucketed(&b)
+        } else {
             let mut counts = [0u8; 14];
             for &(p, _) in pieces {
                 counts[p.index()] = counts[p.index()].saturating_add(1);
             }
-            return Err(self.wrong_material(&counts));
-        }
-        let ranked = if all.count_ones() as usize == pieces.len() {
-            self.rank_masks(&m)
-        } else {
+            if counts != self.counts {
+                return Err(self.wrong_material(&counts));
+            }
             None // two pieces on one point
         };
         ranked.ok_or_else(|| {
@@ -490,11 +462,15 @@ impl PlacementIndex {
     /// moving one tail piece. None when the orientation of such placements depends on the
     /// tail itself (both sides' own-half pieces symmetric): use [`PlacementIndex::rank_pieces`].
     pub fn prepare_tail(&self, pieces: &[(Piece, Square)]) -> Option<TailCtx> {
-        let mut m: Masks = [0; 14];
-        for &(p, sq) in pieces {
-            m[p.index()] |= sq.bit();
+        let b = bucket(
+            &self.kind_start,
+            pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
+        );
+        if !b.fits(self.signature, self.total) {
+            return None;
         }
-        self.locate(&m, |loc, tail| {
+        let own = self.own_entries(&b)?;
+        self.locate(&b, own, |loc, tail| {
             let split = &self.splits[loc.split];
             let base = split.base_of(loc.ir, loc.ib, loc.b_mirrored)?;
             Some(TailCtx {
@@ -504,7 +480,7 @@ impl PlacementIndex {
                 tail: tail.to_owned(),
                 mirrored: loc.mirrored,
             })
-        })?
+        })
     }
 
     /// Index of the prepared placement with the tail piece on `from` moved to `to`. None if
@@ -569,28 +545,40 @@ impl PlacementIndex {
     /// `out` then empty). At most 32 pieces (the material's count), so it never overflows.
     #[inline(never)]
     pub fn unrank_into(&self, index: u64, out: &mut PieceList) -> bool {
-        out.clear();
-        self.unrank_visit(index, |p, s| out.push((p, s)))
+        if index >= self.size {
+            out.clear();
+            return false;
+        }
+        // the list is set to its final length and each slot written in place: the visit
+        // hands out exactly `total` pieces, and this is cheaper than a push per piece
+        *out = PieceList::from([(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32]);
+        out.truncate(self.total);
+        let mut k = 0;
+        self.unrank_visit(index, |p, s| {
+            if let Some(slot) = out.get_mut(k) {
+                *slot = (p, s);
+            }
+            k += 1;
+        })
     }
 
     /// Index of a position's placement. None when the position has another material or a
     /// piece stands where the index cannot place it.
     #[inline]
     pub fn rank_position(&self, pos: &Position) -> Option<u64> {
-        let mut m: Masks = [0; 14];
-        let mut signature = 0u64;
-        for c in Color::ALL {
-            for r in Role::ALL {
-                let k = Piece::new(c, r).index();
-                m[k] = pos.pieces(c, r).0;
-                signature += m[k].count_ones() as u64 * KIND_WEIGHT[k];
-            }
-        }
-        // counts are at most 5 per kind in a position, so equal signatures are equal counts
-        if signature != self.signature {
+        let b = bucket(
+            &self.kind_start,
+            Color::ALL.into_iter().flat_map(|c| {
+                Role::ALL.into_iter().flat_map(move |r| {
+                    let k = Piece::new(c, r).index();
+                    bits(pos.pieces(c, r).0).map(move |s| (k, s))
+                })
+            }),
+        );
+        if !b.fits(self.signature, self.total) {
             return None;
         }
-        self.rank_masks(&m)
+        self.rank_bucketed(&b)
     }
 
     /// The canonical placement with this index (Red to move).

@@ -7,7 +7,7 @@ use super::half::{Empties, HalfList};
 use super::material::Material;
 use super::placement::IndexError;
 use super::tail::{Group, Region, SymState, Tail, TailMasks, BLACK_HALF, RED_HALF};
-use crate::board::{Color, Piece, Role};
+use crate::board::{Color, Piece, Role, Square};
 use std::sync::Arc;
 use strength_reduce::StrengthReducedU64;
 
@@ -43,7 +43,39 @@ pub(super) struct Split {
     /// Per centre count of Red's entry: cumulative folded-tail sizes over Black's symmetric entries.
     pub(super) sym_b: Vec<Vec<u64>>,
     pub(super) own: [u8; 2],
+    /// Every tail piece is alone of its kind: [`super::plain`] ranks this split.
+    pub(super) plain: bool,
+    /// Slot of each tail group's first piece in a placement bucketed by kind (see
+    /// [`super::placement`]).
+    pub(super) tail_slot: [u8; 8],
 }
+
+/// Where an index within a split points.
+pub(super) struct Decoded {
+    /// Red's own-half entry.
+    pub(super) ir: usize,
+    /// Black's own-half entry.
+    pub(super) ib: usize,
+    /// Black's entry stands mirrored.
+    pub(super) b_mirrored: bool,
+    /// Rank of the tail.
+    pub(super) x: u64,
+    /// Both own halves are symmetric and `x` is a folded rank.
+    pub(super) folded: bool,
+}
+
+/// Square `s` of Black's own-half entry: flipped top to bottom, then mirrored if asked.
+static BLACK_SQ: [[u8; 90]; 2] = {
+    let mut t = [[0u8; 90]; 2];
+    let mut s = 0;
+    while s < 90 {
+        let f = Square::ALL[s].flip();
+        t[0][s] = f as u8;
+        t[1][s] = f.mirror() as u8;
+        s += 1;
+    }
+    t
+};
 
 /// Where the tail pieces stand: one square per group when every group holds one piece,
 /// else a mask per group.
@@ -140,6 +172,17 @@ impl Split {
                 }
             }
         }
+        // slots of a placement bucketed by kind: kinds in `Piece::index` order
+        let kind_count = |k: usize| cnt(Color::ALL[k / 7], Role::ALL[k % 7]);
+        let mut tail_slot = [0u8; 8];
+        for (j, slot) in tail_slot.iter_mut().enumerate().take(groups.len()) {
+            *slot = (0..group_piece[j].index()).map(kind_count).sum();
+        }
+        let plain = groups.len() <= 8
+            && groups
+                .iter()
+                .enumerate()
+                .all(|(j, g)| g.count == 1 && kind_count(group_piece[j].index()) == 1);
         let tail = Tail::new(groups, &avail);
         let t_full = tail.full_size();
         // Black's entry is taken in full (both mirror members) when Red's fixes the orientation
@@ -165,6 +208,8 @@ impl Split {
             sym_r: vec![0],
             sym_b: Vec::new(),
             own,
+            plain,
+            tail_slot,
         };
         let b_asym = big((lists[1].asym as u64).checked_mul(t_full))?;
         for er in &lists[0].entries[lists[0].asym..] {
@@ -226,5 +271,81 @@ impl Split {
         let jr = ir.saturating_sub(lr.asym).min(self.sym_r.len() - 1);
         let in_sym = self.a_part + self.sym_r[jr] + ib as u64 * self.t_full;
         Some(std::hint::select_unpredictable(r_asym, in_a, in_sym))
+    }
+
+    /// Index within the split of a placement whose own halves are both symmetric, before
+    /// the folded rank of its tail.
+    #[inline(always)]
+    pub(super) fn sym_base(&self, ir: usize, ib: usize) -> u64 {
+        let [lr, lb] = &self.lists;
+        let c_r = lr.entries[ir].centers as usize;
+        self.a_part
+            + self.sym_r[ir - lr.asym]
+            + lb.asym as u64 * self.t_full
+            + self.sym_b[c_r][ib - lb.asym]
+    }
+
+    /// The entries, orientation and tail rank of index `x` within the split (`x < size`).
+    #[inline(always)]
+    pub(super) fn decode(&self, mut x: u64) -> Decoded {
+        let [lr, lb] = &self.lists;
+        let t = self.t_full;
+        if x < self.a_part {
+            let q = x / self.nb_t_div;
+            x -= q * self.nb_t;
+            let ib_full = x / self.t_div;
+            let b_mirrored = ib_full >= lb.entries.len() as u64;
+            return Decoded {
+                ir: q as usize,
+                ib: ib_full as usize - b_mirrored as usize * lb.entries.len(),
+                b_mirrored,
+                x: x - ib_full * t,
+                folded: false,
+            };
+        }
+        x -= self.a_part;
+        let jr = self.sym_r.partition_point(|&o| o <= x) - 1;
+        x -= self.sym_r[jr];
+        let ir = lr.asym + jr;
+        if x < lb.asym as u64 * t {
+            let q = x / self.t_div;
+            return Decoded {
+                ir,
+                ib: q as usize,
+                b_mirrored: false,
+                x: x - q * t,
+                folded: false,
+            };
+        }
+        x -= lb.asym as u64 * t;
+        let cum = &self.sym_b[lr.entries[ir].centers as usize];
+        let jb = cum.partition_point(|&o| o <= x) - 1;
+        Decoded {
+            ir,
+            ib: lb.asym + jb,
+            b_mirrored: false,
+            x: x - cum[jb],
+            folded: true,
+        }
+    }
+
+    /// Hand Red's and then Black's own-half pieces of a decoded index to `put`.
+    #[inline(always)]
+    pub(super) fn put_own(&self, d: &Decoded, put: &mut impl FnMut(Piece, Square)) {
+        let [lr, lb] = &self.lists;
+        let (er, eb) = (&lr.entries[d.ir], &lb.entries[d.ib]);
+        for k in 0..lr.len_pieces() {
+            put(
+                Piece::new(Color::Red, lr.roles[k]),
+                Square::ALL[er.squares[k] as usize],
+            );
+        }
+        let bsq = &BLACK_SQ[d.b_mirrored as usize];
+        for k in 0..lb.len_pieces() {
+            put(
+                Piece::new(Color::Black, lb.roles[k]),
+                Square::ALL[bsq[eb.squares[k] as usize] as usize],
+            );
+        }
     }
 }

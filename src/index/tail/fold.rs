@@ -31,8 +31,10 @@ const fn region_masks(lo: u32, hi: u32) -> (u128, u128) {
 const RED_MASKS: (u128, u128) = region_masks(0, 5);
 const BLACK_MASKS: (u128, u128) = region_masks(5, 10);
 const BOARD_MASKS: (u128, u128) = region_masks(0, 10);
+/// Files a-d of the whole board.
+pub(crate) const LEFT_FILES: u128 = BOARD_MASKS.1;
 /// Files f-i of the whole board.
-const RIGHT_MASK: u128 = BOARD_MASKS.1 << 5;
+const RIGHT_MASK: u128 = LEFT_FILES << 5;
 
 #[inline(always)]
 fn select_bit(mut b: u128, r: u32) -> u8 {
@@ -96,7 +98,7 @@ struct Decomposed {
 #[inline(always)]
 fn split_sides(g: u128) -> (u128, u128, u128) {
     let centers = g & BOARD_MASKS.0;
-    let left = g & BOARD_MASKS.1;
+    let left = g & LEFT_FILES;
     let right = mirror_mask(g & RIGHT_MASK);
     (centers, left, right)
 }

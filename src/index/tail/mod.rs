@@ -11,6 +11,7 @@ use super::binomial::{binom, comb_unrank};
 
 mod fold;
 use crate::board::{Bitboard, Square};
+pub(crate) use fold::LEFT_FILES;
 use rustc_hash::FxHashMap;
 use strength_reduce::StrengthReducedU64;
 
@@ -60,7 +61,7 @@ pub struct Group {
 /// Empty centre points and mirror pairs of the two halves, when the occupancy is symmetric.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SymState {
-    /// Empty centre points per half (Red's, Black's); merged into [0] for board groups.
+    /// Empty centre points per half (Red's, Black's); merged into entry 0 for board groups.
     pub e: [u8; 2],
     /// Empty mirror pairs per half.
     pub p: [u8; 2],

@@ -1,0 +1,98 @@
+//! A placement as the squares of its pieces grouped by kind: the form the index reads.
+//! Grouping by kind takes one pass over a piece list in any order, with no board masks.
+
+use super::half::HalfList;
+use crate::board::Color;
+use std::iter::empty;
+
+/// A placement as the squares of its pieces grouped by kind in [`crate::board::Piece::index`] order
+/// (kind `k` in `kind_start[k]..kind_start[k + 1]`, see [`bucket`]).
+pub(super) struct Bucketed {
+    pub(super) sq: [u8; 32],
+    /// Sum of the kinds' [`KIND_WEIGHT`]s.
+    signature: u64,
+    /// Number of pieces.
+    n: usize,
+    /// All squares as a mask.
+    all: u128,
+}
+
+/// Weight of each piece kind in a count signature: 4 bits per kind.
+pub(super) static KIND_WEIGHT: [u64; 14] = {
+    let mut t = [0u64; 14];
+    let mut k = 0;
+    while k < 14 {
+        t[k] = 1 << (4 * k);
+        k += 1;
+    }
+    t
+};
+
+/// The bit of each square (none for the codes 90-127 that are no square).
+pub(super) static BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut s = 0;
+    while s < 90 {
+        t[s] = 1u128 << s;
+        s += 1;
+    }
+    t
+};
+
+/// An own-half entry and whether the placement is its mirror image.
+pub(super) type Own = (usize, bool);
+
+/// The own-half entry of a side without pawns whose king, advisors and elephants stand
+/// first in `sq`, in that order.
+#[inline(always)]
+pub(super) fn own_entry(list: &HalfList, color: Color, sq: &[u8]) -> Option<Own> {
+    let raw = if list.len_pieces() == 1 {
+        list.raw_squares(color, *sq.first()?, empty(), empty(), empty())
+    } else {
+        let own = sq.get(..list.len_pieces())?;
+        let (adv, ele) = own[1..].split_at(list.n_advisors as usize);
+        list.raw_squares(
+            color,
+            own[0],
+            adv.iter().copied(),
+            ele.iter().copied(),
+            empty(),
+        )
+    };
+    raw.and_then(|raw| list.find(raw))
+}
+
+/// Group the pieces (kind by [`crate::board::Piece::index`], square) by kind, kind `k`
+/// from slot `kind_start[k]` on. Kinds beyond the material's counts overwrite other
+/// slots; [`Bucketed::fits`] rejects them by the signature.
+#[inline(always)]
+pub(super) fn bucket(kind_start: &[u8; 15], pieces: impl Iterator<Item = (usize, u8)>) -> Bucketed {
+    let mut next = [0u8; 14];
+    next.copy_from_slice(&kind_start[..14]);
+    let mut b = Bucketed {
+        sq: [0; 32],
+        signature: 0,
+        n: 0,
+        all: 0,
+    };
+    for (k, s) in pieces {
+        let k = k.min(13);
+        b.sq[next[k] as usize & 31] = s;
+        next[k] = next[k].wrapping_add(1);
+        b.all |= BIT[s as usize & 127];
+        b.signature = b.signature.wrapping_add(KIND_WEIGHT[k]);
+        b.n += 1;
+    }
+    b
+}
+
+impl Bucketed {
+    /// The placement has the material of this signature and piece total, and one piece
+    /// per point. Equal signatures and piece totals mean equal counts: with every count
+    /// of the material below 16, any other count vector with the same base-16 value has
+    /// a larger digit sum (each borrow adds 15 pieces).
+    #[inline(always)]
+    pub(super) fn fits(&self, signature: u64, total: usize) -> bool {
+        self.signature == signature && self.n == total && self.all.count_ones() as usize == total
+    }
+}
