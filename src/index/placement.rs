@@ -566,15 +566,17 @@ impl PlacementIndex {
     /// piece stands where the index cannot place it.
     #[inline]
     pub fn rank_position(&self, pos: &Position) -> Option<u64> {
-        let b = bucket(
-            &self.kind_start,
-            Color::ALL.into_iter().flat_map(|c| {
-                Role::ALL.into_iter().flat_map(move |r| {
-                    let k = Piece::new(c, r).index();
-                    bits(pos.pieces(c, r).0).map(move |s| (k, s))
-                })
-            }),
-        );
+        // plain loops over the kinds' bitboards (nested iterator adapters cost more here)
+        let mut pieces = ArrayVec::<(usize, u8), 32>::new();
+        for c in Color::ALL {
+            for r in Role::ALL {
+                let k = Piece::new(c, r).index();
+                for s in bits(pos.pieces(c, r).0) {
+                    pieces.try_push((k, s)).ok()?;
+                }
+            }
+        }
+        let b = bucket(&self.kind_start, pieces.iter().copied());
         if !b.fits(self.signature, self.total) {
             return None;
         }
