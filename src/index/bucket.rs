@@ -3,7 +3,6 @@
 
 use super::half::HalfList;
 use crate::board::Color;
-use std::iter::empty;
 
 /// A placement as the squares of its pieces grouped by kind in [`crate::board::Piece::index`] order
 /// (kind `k` in `kind_start[k]..kind_start[k + 1]`, see [`bucket`]).
@@ -42,24 +41,25 @@ pub(super) static BIT: [u128; 128] = {
 /// An own-half entry and whether the placement is its mirror image.
 pub(super) type Own = (usize, bool);
 
-/// The own-half entry of a side without pawns whose king, advisors and elephants stand
-/// first in `sq`, in that order.
+/// The own-half entry of one side from its king's, advisors', elephants' and unpassed
+/// pawns' squares (each kind in any order).
 #[inline(always)]
-pub(super) fn own_entry(list: &HalfList, color: Color, sq: &[u8]) -> Option<Own> {
-    let raw = if list.len_pieces() == 1 {
-        list.raw_squares(color, *sq.first()?, empty(), empty(), empty())
-    } else {
-        let own = sq.get(..list.len_pieces())?;
-        let (adv, ele) = own[1..].split_at(list.n_advisors as usize);
-        list.raw_squares(
-            color,
-            own[0],
-            adv.iter().copied(),
-            ele.iter().copied(),
-            empty(),
-        )
-    };
-    raw.and_then(|raw| list.find(raw))
+pub(super) fn own_entry(
+    list: &HalfList,
+    color: Color,
+    king: u8,
+    adv: &[u8],
+    ele: &[u8],
+    unpassed: impl Iterator<Item = u8>,
+) -> Option<Own> {
+    list.raw_squares(
+        color,
+        king,
+        adv.iter().copied(),
+        ele.iter().copied(),
+        unpassed,
+    )
+    .and_then(|raw| list.find(raw))
 }
 
 /// Group the pieces (kind by [`crate::board::Piece::index`], square) by kind, kind `k`

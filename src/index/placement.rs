@@ -21,7 +21,8 @@
 //! same numbering.
 
 use super::bucket::{bucket, own_entry, Bucketed, Own, BIT, KIND_WEIGHT};
-use super::espace::{self, Space};
+use super::espace;
+use super::half::HalfList;
 use super::material::Material;
 use super::split::{Split, TailPlace, TailRef};
 use super::tail::{bits, mirror_mask, TailMasks, BLACK_HALF, MIRROR_IF, RED_HALF};
@@ -87,6 +88,8 @@ pub struct PlacementIndex {
     total: usize,
     /// First slot of each kind in a [`Bucketed`] placement (prefix sums of `counts`).
     kind_start: [u8; 15],
+    /// No pawns: one split.
+    pawnless: bool,
     splits: Vec<Split>,
     split_of: [[Option<usize>; 6]; 6],
     size: u64,
@@ -142,6 +145,7 @@ impl PlacementIndex {
                 t
             },
             total: counts.iter().map(|&c| c as usize).sum(),
+            pawnless: pawns == [0, 0],
             splits,
             split_of,
             size: offset,
@@ -173,52 +177,52 @@ impl PlacementIndex {
     /// stands where the index cannot place it.
     #[inline(always)]
     fn own_entries(&self, b: &Bucketed) -> Option<(usize, Own, Own)> {
-        const fn k(c: Color, r: Role) -> usize {
-            Piece::new(c, r).index()
-        }
-        let ks = &self.kind_start;
-        let kind = |k: usize| &b.sq[ks[k] as usize..ks[k + 1] as usize];
-        let (pawns_r, pawns_b) = (
-            kind(k(Color::Red, Role::Pawn)),
-            kind(k(Color::Black, Role::Pawn)),
-        );
-        let unp_r = || pawns_r.iter().copied().filter(|&s| s < 45);
-        let unp_b = || pawns_b.iter().copied().filter(|&s| s >= 45);
-        let si = (*self.split_of.get(unp_r().count())?.get(unp_b().count())?)?;
+        let si = if self.pawnless {
+            0
+        } else {
+            let count = |c| self.unpassed(b, c).count();
+            (*self
+                .split_of
+                .get(count(Color::Red))?
+                .get(count(Color::Black))?)?
+        };
         let [lr, lb] = &self.splits[si].lists;
-        let r = lr
-            .raw_squares(
-                Color::Red,
-                b.sq[ks[k(Color::Red, Role::King)] as usize],
-                kind(k(Color::Red, Role::Advisor)).iter().copied(),
-                kind(k(Color::Red, Role::Elephant)).iter().copied(),
-                unp_r(),
-            )
-            .and_then(|raw| lr.find(raw))?;
-        let bl = lb
-            .raw_squares(
-                Color::Black,
-                b.sq[ks[k(Color::Black, Role::King)] as usize],
-                kind(k(Color::Black, Role::Advisor)).iter().copied(),
-                kind(k(Color::Black, Role::Elephant)).iter().copied(),
-                unp_b(),
-            )
-            .and_then(|raw| lb.find(raw))?;
-        Some((si, r, bl))
+        Some((
+            si,
+            self.own_entry(b, lr, Color::Red)?,
+            self.own_entry(b, lb, Color::Black)?,
+        ))
     }
 
-    /// [`PlacementIndex::own_entries`] without pawns: each side's own-half pieces are the
-    /// first kinds of its colour (king, advisors, elephants), so they stand in one run of
-    /// slots.
+    /// The squares of one kind of a bucketed placement.
     #[inline(always)]
-    fn own_entries_pawnless(&self, b: &Bucketed) -> Option<(usize, Own, Own)> {
-        let [lr, lb] = &self.splits[0].lists;
-        let black_at = self.kind_start[Piece::new(Color::Black, Role::King).index()] as usize;
-        Some((
-            0,
-            own_entry(lr, Color::Red, &b.sq[..])?,
-            own_entry(lb, Color::Black, b.sq.get(black_at..)?)?,
-        ))
+    fn kind<'a>(&self, b: &'a Bucketed, c: Color, r: Role) -> &'a [u8] {
+        let k = Piece::new(c, r).index();
+        &b.sq[self.kind_start[k] as usize..self.kind_start[k + 1] as usize]
+    }
+
+    /// The squares of a side's unpassed pawns (those on its own half).
+    #[inline(always)]
+    fn unpassed<'a>(&self, b: &'a Bucketed, c: Color) -> impl Iterator<Item = u8> + 'a {
+        let red = c == Color::Red;
+        let pawns = if self.pawnless {
+            &[][..]
+        } else {
+            self.kind(b, c, Role::Pawn)
+        };
+        pawns.iter().copied().filter(move |&s| (s < 45) == red)
+    }
+
+    /// One side's own-half entry in `list`.
+    #[inline(always)]
+    fn own_entry(&self, b: &Bucketed, list: &HalfList, c: Color) -> Option<Own> {
+        // king, advisors and elephants are adjacent kinds: one run of slots
+        let k = Piece::new(c, Role::King).index();
+        let run =
+            b.sq.get(self.kind_start[k] as usize..self.kind_start[k + 3] as usize)?;
+        let (&king, rest) = run.split_first()?;
+        let (adv, ele) = rest.split_at_checked(list.n_advisors as usize)?;
+        own_entry(list, c, king, adv, ele, self.unpassed(b, c))
     }
 
     /// Canonical orientation and tail of a placement with its split and own-half entries
@@ -299,11 +303,7 @@ impl PlacementIndex {
 
     #[inline(always)]
     fn rank_bucketed(&self, b: &Bucketed) -> Option<u64> {
-        let own = if self.splits.len() == 1 && self.counts[6] + self.counts[13] == 0 {
-            self.own_entries_pawnless(b)?
-        } else {
-            self.own_entries(b)?
-        };
+        let own = self.own_entries(b)?;
         let split = &self.splits[own.0];
         if split.plain {
             if let Some(x) = split.rank_plain(&b.sq, own.1, own.2) {
@@ -376,16 +376,13 @@ impl PlacementIndex {
                 }
             }
             None => {
-                let space = Space {
-                    red: &split.empties[0],
-                    black: &split.empties[1],
-                    ir: d.ir,
-                    ib: d.ib,
-                    b_mirrored: d.b_mirrored,
-                };
-                espace::unrank(&split.tail, &split.group_base, d.x, &space, |j, s| {
-                    put(split.group_piece[j], s)
-                });
+                espace::unrank(
+                    &split.tail,
+                    &split.group_base,
+                    d.x,
+                    &split.space(&d),
+                    |j, s| put(split.group_piece[j], s),
+                );
             }
         }
         true

@@ -10,7 +10,7 @@
 //! centre file: that piece is put on the left, its digit is its rank among the empty left
 //! points of its region, and the other pieces are ranked in full as usual.
 
-use super::espace::{self, Space};
+use super::espace;
 use super::split::{Decoded, Split};
 use super::tail::{below, Region, LEFT_FILES, MIRROR_IF, RED_HALF};
 use crate::board::{Piece, Square};
@@ -128,16 +128,13 @@ impl Split {
             first_e = Some(s - (occ & below(s)).count_ones() as u8);
         }
         self.put_own(d, put);
-        let space = Space {
-            red: &self.empties[0],
-            black: &self.empties[1],
-            ir: d.ir,
-            ib: d.ib,
-            b_mirrored: d.b_mirrored,
-        };
-        espace::unrank_single_digits::<N>(&self.group_base, &digits, first_e, &space, |j, s| {
-            put(self.group_piece[j], s)
-        });
+        espace::unrank_single_digits::<N>(
+            &self.group_base,
+            &digits,
+            first_e,
+            &self.space(d),
+            |j, s| put(self.group_piece[j], s),
+        );
         true
     }
 }

@@ -2,7 +2,7 @@
 //! its size and the offsets of its parts (asymmetric Red entries, then Red's symmetric
 //! entries with Black's asymmetric and symmetric ones).
 
-use super::espace;
+use super::espace::{self, Space};
 use super::half::{Empties, HalfList};
 use super::material::Material;
 use super::placement::IndexError;
@@ -346,6 +346,18 @@ impl Split {
                 Piece::new(Color::Black, lb.roles[k]),
                 Square::ALL[bsq[eb.squares[k] as usize] as usize],
             );
+        }
+    }
+
+    /// The empty points of a decoded index's own-half entries.
+    #[inline(always)]
+    pub(super) fn space(&self, d: &Decoded) -> Space<'_> {
+        Space {
+            red: &self.empties[0],
+            black: &self.empties[1],
+            ir: d.ir,
+            ib: d.ib,
+            b_mirrored: d.b_mirrored,
         }
     }
 }
