@@ -2,18 +2,18 @@
 //! Grouping by kind takes one pass over a piece list in any order, with no board masks.
 
 use super::half::HalfList;
-use crate::board::Color;
+use crate::board::{Color, Piece, Square};
 
 /// A placement as the squares of its pieces grouped by kind in [`crate::board::Piece::index`] order
 /// (kind `k` in `kind_start[k]..kind_start[k + 1]`, see [`bucket`]).
 pub(super) struct Bucketed {
     pub(super) sq: [u8; 32],
     /// Sum of the kinds' [`KIND_WEIGHT`]s.
-    signature: u64,
+    pub(super) signature: u64,
     /// Number of pieces.
-    n: usize,
+    pub(super) n: usize,
     /// All squares as a mask.
-    all: u128,
+    pub(super) all: u128,
 }
 
 /// Weight of each piece kind in a count signature: 4 bits per kind.
@@ -48,18 +48,12 @@ pub(super) fn own_entry(
     list: &HalfList,
     color: Color,
     king: u8,
-    adv: &[u8],
-    ele: &[u8],
+    adv: impl Iterator<Item = u8>,
+    ele: impl Iterator<Item = u8>,
     unpassed: impl Iterator<Item = u8>,
 ) -> Option<Own> {
-    list.raw_squares(
-        color,
-        king,
-        adv.iter().copied(),
-        ele.iter().copied(),
-        unpassed,
-    )
-    .and_then(|raw| list.find(raw))
+    list.raw_squares(color, king, adv, ele, unpassed)
+        .and_then(|raw| list.find(raw))
 }
 
 /// Group the pieces (kind by [`crate::board::Piece::index`], square) by kind, kind `k`
@@ -86,7 +80,44 @@ pub(super) fn bucket(kind_start: &[u8; 15], pieces: impl Iterator<Item = (usize,
     b
 }
 
+/// A piece as a two-byte code for comparing whole pieces at once.
+#[inline(always)]
+pub(super) fn piece_code(p: Piece) -> u16 {
+    p.color as u16 | (p.role as u16) << 8
+}
+
 impl Bucketed {
+    /// No pieces.
+    pub(super) const EMPTY: Bucketed = Bucketed {
+        sq: [0; 32],
+        signature: 0,
+        n: 0,
+        all: 0,
+    };
+
+    /// Read a piece list already in kind order with exactly the material's counts
+    /// (`order[i]` is the [`piece_code`] expected at slot `i`): it is its own bucketed
+    /// form, the squares are copied as they stand. False for any other list, which
+    /// [`bucket`] then sorts.
+    #[inline(always)]
+    pub(super) fn read_ordered(
+        &mut self,
+        order: &[u16; 32],
+        signature: u64,
+        pieces: &[(Piece, Square)],
+    ) -> bool {
+        // one pass without early exit: the kinds are compared and the squares copied together
+        let mut other = 0u16;
+        for (i, &(p, s)) in pieces.iter().take(32).enumerate() {
+            other |= piece_code(p) ^ order[i & 31];
+            self.sq[i & 31] = s as u8;
+            self.all |= BIT[s as usize & 127];
+        }
+        self.signature = signature;
+        self.n = pieces.len();
+        other == 0
+    }
+
     /// The placement has the material of this signature and piece total, and one piece
     /// per point. Equal signatures and piece totals mean equal counts: with every count
     /// of the material below 16, any other count vector with the same base-16 value has

@@ -44,7 +44,7 @@ impl Space<'_> {
         let black = self
             .black
             .black(self.b_mirrored, self.ib, e.wrapping_sub(n) & 127);
-        Square::ALL[std::hint::select_unpredictable(e < n, red, black) as usize]
+        std::hint::select_unpredictable(e < n, red, black)
     }
 }
 
@@ -146,7 +146,13 @@ pub fn unrank(tail: &Tail, base: &[u8; 8], x: u64, space: &Space, put: impl FnMu
 pub(super) fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
     let mut d = [0u64; N];
     for j in (1..N).rev() {
-        let q = x / tail.radix_div(j);
+        // before digit j is split off, x is below the product of radices 0..=j: with
+        // single pieces (radix at most 90) and j < 4 that is below 90^4 < 2^32
+        let q = if j < 4 && tail.all_single() {
+            (x as u32 / tail.radix_div32(j)) as u64
+        } else {
+            x / tail.radix_div(j)
+        };
         d[j] = x - q * tail.radix(j);
         x = q;
     }

@@ -6,7 +6,7 @@
 
 use super::binomial::binom;
 use super::tail::{bits, BLACK_HALF, RED_HALF};
-use crate::board::{Bitboard, Color, Role};
+use crate::board::{Bitboard, Color, Role, Square};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -31,6 +31,8 @@ pub struct HalfConfig {
     pub occ_black: [u128; 2],
     /// Points on the centre file (e) that it occupies.
     pub centers: u8,
+    /// The squares (as `squares`) as Red's, as Black's and as Black's mirrored.
+    pub placed: [[Square; MAX_OWN]; 3],
 }
 
 impl HalfConfig {
@@ -61,6 +63,9 @@ pub struct HalfList {
     /// Radices of the raw code: advisor sets, elephant sets, pawn placements.
     radix: (u64, u64, u64),
     lookup: Vec<u32>,
+    /// When the king is the only piece: the lookup code of each byte as a king square,
+    /// as Red's and as Black's (see [`HalfList::find_king`]).
+    king_lookup: Option<Box<[[u32; 256]; 2]>>,
     /// Empty own-half points of every entry, built when an index first needs them.
     empties: OnceLock<Arc<Empties>>,
 }
@@ -71,8 +76,8 @@ pub struct HalfList {
 pub struct Empties {
     /// Empty points per entry (45 minus the pieces).
     pub n: usize,
-    red: Vec<u8>,
-    black: [Vec<u8>; 2],
+    red: Vec<Square>,
+    black: [Vec<Square>; 2],
     /// Empty left points (files a-d) of every entry, `LEFT_STRIDE` per entry: as Red's and
     /// as Black's (not mirrored).
     left_red: Vec<u8>,
@@ -93,10 +98,11 @@ impl Empties {
         let mut left_red = vec![0u8; list.entries.len() * LEFT_STRIDE];
         let mut left_black = vec![0u8; list.entries.len() * LEFT_STRIDE];
         let left = |s: &u8| s % 9 < 4;
+        let sq = |s: u8| Square::ALL[s as usize];
         for (i, e) in list.entries.iter().enumerate() {
-            red.extend(bits(!e.occ & RED_HALF));
+            red.extend(bits(!e.occ & RED_HALF).map(sq));
             for (m, b) in black.iter_mut().enumerate() {
-                b.extend(bits(!e.occ_black[m] & BLACK_HALF));
+                b.extend(bits(!e.occ_black[m] & BLACK_HALF).map(sq));
             }
             let at = i * LEFT_STRIDE;
             for (slot, s) in left_red[at..at + LEFT_STRIDE]
@@ -113,9 +119,9 @@ impl Empties {
             }
         }
         // padding: `red` and `black` may be read at any k < 128 (see there)
-        red.resize(red.len() + 128, 0);
+        red.resize(red.len() + 128, Square::ALL[0]);
         for b in &mut black {
-            b.resize(b.len() + 128, 0);
+            b.resize(b.len() + 128, Square::ALL[0]);
         }
         Empties {
             n,
@@ -141,14 +147,14 @@ impl Empties {
     /// The `k`-th empty point of entry `i` as Red's. Any `k < 128` may be read (to pick
     /// between halves without a branch); only `k < n` gives a point of the entry.
     #[inline(always)]
-    pub fn red(&self, i: usize, k: usize) -> u8 {
+    pub fn red(&self, i: usize, k: usize) -> Square {
         self.red[i * self.n + k]
     }
 
     /// The `k`-th empty point of entry `i` as Black's (mirrored if asked). Any `k < 128`
     /// may be read; only `k < n` gives a point of the entry.
     #[inline(always)]
-    pub fn black(&self, mirrored: bool, i: usize, k: usize) -> u8 {
+    pub fn black(&self, mirrored: bool, i: usize, k: usize) -> Square {
         self.black[mirrored as usize][i * self.n + k]
     }
 }
@@ -161,19 +167,20 @@ pub const INVALID: u32 = u32::MAX;
 /// Per-square point numbers of one side (255 where the piece can never stand), seen from
 /// that side: palace, advisor and elephant point numbers, and for pawns the file number
 /// (0-4) plus 8 on the far rank of the two.
+/// The tables are 256 wide so that any byte can be looked up without a check.
 struct PointTables {
-    palace: [u8; 90],
-    advisor: [u8; 90],
-    elephant: [u8; 90],
-    pawn: [u8; 90],
+    palace: [u8; 256],
+    advisor: [u8; 256],
+    elephant: [u8; 256],
+    pawn: [u8; 256],
 }
 
 const fn point_tables(black: bool) -> PointTables {
     let mut t = PointTables {
-        palace: [u8::MAX; 90],
-        advisor: [u8::MAX; 90],
-        elephant: [u8::MAX; 90],
-        pawn: [u8::MAX; 90],
+        palace: [u8::MAX; 256],
+        advisor: [u8::MAX; 256],
+        elephant: [u8::MAX; 256],
+        pawn: [u8::MAX; 256],
     };
     let mut s = 0;
     while s < 90 {
@@ -286,7 +293,7 @@ impl HalfList {
     ) -> Option<u64> {
         let t = &POINTS[color.index()];
         let (ca, cb, cp) = self.radix;
-        let kp = *t.palace.get(king as usize)?;
+        let kp = t.palace[king as usize];
         if kp == u8::MAX {
             return None;
         }
@@ -295,15 +302,13 @@ impl HalfList {
         }
         // a point number of 255 sets no bit of the 8-bit masks, so it shows as a missing
         // piece in the count checks below
-        let point_bit = |table: &[u8; 90], s: u8| -> usize {
-            let v = table.get(s as usize).copied().unwrap_or(u8::MAX);
-            (1usize << (v & 15)) & 0xff
-        };
+        let point_bit =
+            |table: &[u8; 256], s: u8| -> usize { (1usize << (table[s as usize] & 15)) & 0xff };
         let am = adv.fold(0, |m, s| m | point_bit(&t.advisor, s));
         let em = ele.fold(0, |m, s| m | point_bit(&t.elephant, s));
         let (mut fm, mut rb, mut np) = (0usize, 0usize, 0u32);
         for s in pawns {
-            let v = *t.pawn.get(s as usize)?;
+            let v = t.pawn[s as usize];
             if v == u8::MAX {
                 return None;
             }
@@ -349,6 +354,7 @@ impl HalfList {
             roles,
             radix,
             lookup: Vec::new(),
+            king_lookup: None,
             empties: OnceLock::new(),
         };
         let n = list.len_pieces();
@@ -408,8 +414,16 @@ impl HalfList {
                                 squares[slot] = s;
                             }
                             let fl = flip_mask(occ);
+                            let mut placed = [[Square::ALL[0]; MAX_OWN]; 3];
+                            for (k, &s) in squares[..n].iter().enumerate() {
+                                let s = Square::ALL[s as usize];
+                                placed[0][k] = s;
+                                placed[1][k] = s.flip();
+                                placed[2][k] = s.flip().mirror();
+                            }
                             let c = HalfConfig {
                                 squares,
+                                placed,
                                 occ,
                                 occ_black: [fl, mirror_mask(fl)],
                                 centers: (0..5).filter(|r| occ >> (r * 9 + 4) & 1 == 1).count()
@@ -438,7 +452,34 @@ impl HalfList {
             let i = list.lookup[raw as usize];
             list.lookup[mr as usize] = i | MIRRORED;
         }
+        if n == 1 {
+            let mut t = Box::new([[INVALID; 256]; 2]);
+            for c in Color::ALL {
+                for (k, v) in t[c.index()].iter_mut().enumerate() {
+                    let raw = list.raw_squares(
+                        c,
+                        k as u8,
+                        None.into_iter(),
+                        None.into_iter(),
+                        None.into_iter(),
+                    );
+                    if let Some(raw) = raw {
+                        *v = list.lookup[raw as usize];
+                    }
+                }
+            }
+            list.king_lookup = Some(t);
+        }
         list
+    }
+
+    /// Entry and mirror flag of a side whose only own-half piece is its king, from the
+    /// king's square; None for other lists (or when the king is off its palace).
+    #[inline(always)]
+    pub fn find_king(&self, color: Color, king: u8) -> Option<Option<(usize, bool)>> {
+        let t = self.king_lookup.as_ref()?;
+        let v = t[color.index()][king as usize];
+        Some((v != INVALID).then_some(((v & !MIRRORED) as usize, v & MIRRORED != 0)))
     }
 
     /// The list for these counts, built once per process.

@@ -20,7 +20,7 @@
 //! pieces are each alone of their kind take a shorter path ([`super::plain`]) with the
 //! same numbering.
 
-use super::bucket::{bucket, own_entry, Bucketed, Own, BIT, KIND_WEIGHT};
+use super::bucket::{bucket, own_entry, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
 use super::espace;
 use super::half::HalfList;
 use super::material::Material;
@@ -88,6 +88,8 @@ pub struct PlacementIndex {
     total: usize,
     /// First slot of each kind in a [`Bucketed`] placement (prefix sums of `counts`).
     kind_start: [u8; 15],
+    /// The piece ([`piece_code`]) at each slot of a placement in kind order.
+    order: [u16; 32],
     /// No pawns: one split.
     pawnless: bool,
     splits: Vec<Split>,
@@ -141,6 +143,17 @@ impl PlacementIndex {
                 let mut t = [0u8; 15];
                 for k in 0..14 {
                     t[k + 1] = t[k] + counts[k];
+                }
+                t
+            },
+            order: {
+                let mut t = [0u16; 32];
+                let kinds = Color::ALL
+                    .iter()
+                    .flat_map(|&c| Role::ALL.map(|r| Piece::new(c, r)));
+                let slots = kinds.flat_map(|p| std::iter::repeat_n(p, counts[p.index()] as usize));
+                for (slot, p) in t.iter_mut().zip(slots) {
+                    *slot = piece_code(p);
                 }
                 t
             },
@@ -216,13 +229,21 @@ impl PlacementIndex {
     /// One side's own-half entry in `list`.
     #[inline(always)]
     fn own_entry(&self, b: &Bucketed, list: &HalfList, c: Color) -> Option<Own> {
-        // king, advisors and elephants are adjacent kinds: one run of slots
-        let k = Piece::new(c, Role::King).index();
-        let run =
-            b.sq.get(self.kind_start[k] as usize..self.kind_start[k + 3] as usize)?;
-        let (&king, rest) = run.split_first()?;
-        let (adv, ele) = rest.split_at_checked(list.n_advisors as usize)?;
-        own_entry(list, c, king, adv, ele, self.unpassed(b, c))
+        // king, advisors and elephants are adjacent kinds: one run of slots from the king's
+        let at = self.kind_start[Piece::new(c, Role::King).index()] as usize;
+        if let Some(found) = list.find_king(c, b.sq[at & 31]) {
+            return found;
+        }
+        let (na, ne) = (list.n_advisors as usize, list.n_elephants as usize);
+        let slot = |i: usize| b.sq[(at + i) & 31];
+        own_entry(
+            list,
+            c,
+            slot(0),
+            (1..1 + na).map(slot),
+            (1 + na..1 + na + ne).map(slot),
+            self.unpassed(b, c),
+        )
     }
 
     /// Canonical orientation and tail of a placement with its split and own-half entries
@@ -310,7 +331,14 @@ impl PlacementIndex {
                 return Some(split.offset + x);
             }
         }
-        Some(self.locate(b, own, |loc, tail| self.rank_located(loc, tail)))
+        Some(self.rank_general(b, own))
+    }
+
+    /// The general path of [`PlacementIndex::rank_bucketed`] (kept out of line so that the
+    /// fast path stays small).
+    #[inline(never)]
+    fn rank_general(&self, b: &Bucketed, own: (usize, Own, Own)) -> u64 {
+        self.locate(b, own, |loc, tail| self.rank_located(loc, tail))
     }
 
     #[inline(always)]
@@ -332,10 +360,11 @@ impl PlacementIndex {
         split.offset + x
     }
 
-    /// Decode `index`, handing each piece with its square to `put` (Red's own-half pieces,
-    /// Black's, then the tail groups in order). False when out of range.
+    /// Decode `index`, handing each piece with its slot in the kind-ordered list and its
+    /// square to `put` (Red's own-half pieces, Black's, then the tail groups in order).
+    /// False when out of range.
     #[inline(always)]
-    fn unrank_visit(&self, index: u64, mut put: impl FnMut(Piece, Square)) -> bool {
+    fn unrank_visit(&self, index: u64, mut put: impl FnMut(usize, Piece, Square)) -> bool {
         if index >= self.size {
             return false;
         }
@@ -362,16 +391,27 @@ impl PlacementIndex {
             }
         });
         split.put_own(&d, &mut put);
+        // slots of a group's pieces: one after the other from the group's first
+        let mut seen = [0u8; 8];
+        let mut put_tail = |j: usize, s: Square| {
+            let i = seen[j & 7];
+            seen[j & 7] += 1;
+            put(
+                (split.out_slot[j & 7] + i) as usize,
+                split.group_piece[j & 7],
+                s,
+            );
+        };
         match folded {
             Some(TailPlace::Singles(sq)) => {
                 for (j, &s) in sq[..split.tail.groups.len()].iter().enumerate() {
-                    put(split.group_piece[j], square(s));
+                    put_tail(j, square(s));
                 }
             }
             Some(TailPlace::Masks(masks)) => {
                 for (j, mask) in masks[..split.tail.groups.len()].iter().enumerate() {
                     for s in bits(*mask) {
-                        put(split.group_piece[j], square(s));
+                        put_tail(j, square(s));
                     }
                 }
             }
@@ -381,7 +421,7 @@ impl PlacementIndex {
                     &split.group_base,
                     d.x,
                     &split.space(&d),
-                    |j, s| put(split.group_piece[j], s),
+                    put_tail,
                 );
             }
         }
@@ -425,34 +465,45 @@ impl PlacementIndex {
             .ok_or_else(|| IndexError::BadPoint(setup.board_fen()))
     }
 
-    /// Index of a placement given as a piece list (the fast form; any order).
+    /// Index of a placement given as a piece list (the fast form; any order, fastest in
+    /// kind order: Red's king, advisors, elephants, horses, rooks, cannons, pawns, then
+    /// Black's, as [`PlacementIndex::unrank_pieces`] gives them).
     #[inline]
     pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
-        let b = bucket(
-            &self.kind_start,
-            pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
-        );
-        let ranked = if b.fits(self.signature, self.total) {
-            self.rank_bucketed(&b)
-        } else {
-            let mut counts = [0u8; 14];
-            for &(p, _) in pieces {
-                counts[p.index()] = counts[p.index()].saturating_add(1);
+        let mut b = Bucketed::EMPTY;
+        if !b.read_ordered(&self.order, self.signature, pieces) {
+            b = bucket(
+                &self.kind_start,
+                pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
+            );
+        }
+        if b.fits(self.signature, self.total) {
+            if let Some(x) = self.rank_bucketed(&b) {
+                return Ok(x);
             }
-            if counts != self.counts {
-                return Err(self.wrong_material(&counts));
-            }
-            None // two pieces on one point
-        };
-        ranked.ok_or_else(|| {
-            IndexError::BadPoint(
-                pieces
-                    .iter()
-                    .map(|(p, s)| format!("{}{}", p.char(), s))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
-        })
+        }
+        Err(self.rank_error(pieces))
+    }
+
+    /// Why a piece list has no index: another material, or a piece where the index
+    /// cannot place it (two pieces on one point included).
+    #[cold]
+    #[inline(never)]
+    fn rank_error(&self, pieces: &[(Piece, Square)]) -> IndexError {
+        let mut counts = [0u8; 14];
+        for &(p, _) in pieces {
+            counts[p.index()] = counts[p.index()].saturating_add(1);
+        }
+        if counts != self.counts {
+            return self.wrong_material(&counts);
+        }
+        IndexError::BadPoint(
+            pieces
+                .iter()
+                .map(|(p, s)| format!("{}{}", p.char(), s))
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
     }
 
     /// Prepare [`PlacementIndex::rank_tail_move`] for placements derived from `pieces` by
@@ -520,9 +571,9 @@ impl PlacementIndex {
         Some(ctx.base + split.rank_tail(ctx.occ, tail.borrow()))
     }
 
-    /// The canonical placement with this index as a piece list (the fast form): Red's
-    /// king, advisors, elephants and unpassed pawns, Black's, then passed pawns, rooks,
-    /// horses and cannons.
+    /// The canonical placement with this index as a piece list (the fast form) in kind
+    /// order: Red's king, advisors, elephants, horses, rooks, cannons and pawns, then
+    /// Black's (the order [`PlacementIndex::rank_pieces`] reads fastest).
     #[inline(always)]
     pub fn unrank_pieces(&self, index: u64) -> Result<PieceList, IndexError> {
         let mut out = PieceList::new();
@@ -546,17 +597,13 @@ impl PlacementIndex {
             out.clear();
             return false;
         }
-        // the list is set to its final length and each slot written in place: the visit
-        // hands out exactly `total` pieces, and this is cheaper than a push per piece
-        *out = PieceList::from([(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32]);
+        // every slot below `total` is written once (the visit hands out each slot of the
+        // kind-ordered list once), then the list takes its final length
+        let mut buf = [(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32];
+        let ok = self.unrank_visit(index, |slot, p, s| buf[slot & 31] = (p, s));
+        *out = PieceList::from(buf);
         out.truncate(self.total);
-        let mut k = 0;
-        self.unrank_visit(index, |p, s| {
-            if let Some(slot) = out.get_mut(k) {
-                *slot = (p, s);
-            }
-            k += 1;
-        })
+        ok
     }
 
     /// Index of a position's placement. None when the position has another material or a
@@ -583,7 +630,7 @@ impl PlacementIndex {
     /// The canonical placement with this index (Red to move).
     pub fn unrank(&self, index: u64) -> Result<Setup, IndexError> {
         let mut setup = Setup::empty();
-        if self.unrank_visit(index, |p, s| setup.put(s, p)) {
+        if self.unrank_visit(index, |_, p, s| setup.put(s, p)) {
             Ok(setup)
         } else {
             Err(IndexError::OutOfRange {

@@ -67,7 +67,7 @@ impl Split {
             let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize];
             mirror_if(&mut ts, mirrored);
             let x = espace::rank_single::<N>(&self.tail, &self.group_base, occ, &ts, None);
-            return Some(self.base_of(ir, ib, b_mirrored)? + x);
+            return Some(self.base_fixed(ir, ib, b_asym, b_mirrored) + x);
         }
         let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
         if N == 0 {
@@ -87,7 +87,11 @@ impl Split {
     /// Hand the pieces of a decoded index to `put` (own halves, then the tail). False,
     /// with nothing handed out, when the general path must unrank it.
     #[inline(always)]
-    pub(super) fn unrank_plain(&self, d: &Decoded, put: &mut impl FnMut(Piece, Square)) -> bool {
+    pub(super) fn unrank_plain(
+        &self,
+        d: &Decoded,
+        put: &mut impl FnMut(usize, Piece, Square),
+    ) -> bool {
         match self.tail.groups.len() {
             0 => self.unrank_plain_n::<0>(d, put),
             1 => self.unrank_plain_n::<1>(d, put),
@@ -105,7 +109,7 @@ impl Split {
     fn unrank_plain_n<const N: usize>(
         &self,
         d: &Decoded,
-        put: &mut impl FnMut(Piece, Square),
+        put: &mut impl FnMut(usize, Piece, Square),
     ) -> bool {
         let digits = espace::digits::<N>(&self.tail, d.x);
         let mut first_e = None;
@@ -133,7 +137,7 @@ impl Split {
             &digits,
             first_e,
             &self.space(d),
-            |j, s| put(self.group_piece[j], s),
+            |j, s| put(self.out_slot[j] as usize, self.group_piece[j], s),
         );
         true
     }

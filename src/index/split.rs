@@ -3,7 +3,7 @@
 //! entries with Black's asymmetric and symmetric ones).
 
 use super::espace::{self, Space};
-use super::half::{Empties, HalfList};
+use super::half::{Empties, HalfList, MAX_OWN};
 use super::material::Material;
 use super::placement::IndexError;
 use super::tail::{Group, Region, SymState, Tail, TailMasks, BLACK_HALF, RED_HALF};
@@ -40,6 +40,8 @@ pub(super) struct Split {
     pub(super) a_part: u64,
     /// Cumulative sizes of the blocks of Red's symmetric entries.
     pub(super) sym_r: Vec<u64>,
+    /// Start of each Red entry's block (see [`Split::base_of`]).
+    pub(super) red_base: Vec<u64>,
     /// Per centre count of Red's entry: cumulative folded-tail sizes over Black's symmetric entries.
     pub(super) sym_b: Vec<Vec<u64>>,
     pub(super) own: [u8; 2],
@@ -48,6 +50,11 @@ pub(super) struct Split {
     /// Slot of each tail group's first piece in a placement bucketed by kind (see
     /// [`super::placement`]).
     pub(super) tail_slot: [u8; 8],
+    /// Slot of each tail group's first piece in the kind-ordered output list (passed
+    /// pawns after the unpassed ones).
+    pub(super) out_slot: [u8; 8],
+    /// Slot of each own-half piece of Red's and Black's entries in that list.
+    pub(super) own_slot: [[u8; MAX_OWN]; 2],
 }
 
 /// Where an index within a split points.
@@ -63,19 +70,6 @@ pub(super) struct Decoded {
     /// Both own halves are symmetric and `x` is a folded rank.
     pub(super) folded: bool,
 }
-
-/// Square `s` of Black's own-half entry: flipped top to bottom, then mirrored if asked.
-static BLACK_SQ: [[u8; 90]; 2] = {
-    let mut t = [[0u8; 90]; 2];
-    let mut s = 0;
-    while s < 90 {
-        let f = Square::ALL[s].flip();
-        t[0][s] = f as u8;
-        t[1][s] = f.mirror() as u8;
-        s += 1;
-    }
-    t
-};
 
 /// Where the tail pieces stand: one square per group when every group holds one piece,
 /// else a mask per group.
@@ -174,9 +168,26 @@ impl Split {
         }
         // slots of a placement bucketed by kind: kinds in `Piece::index` order
         let kind_count = |k: usize| cnt(Color::ALL[k / 7], Role::ALL[k % 7]);
+        let kind_start = |k: usize| -> u8 { (0..k).map(kind_count).sum() };
         let mut tail_slot = [0u8; 8];
-        for (j, slot) in tail_slot.iter_mut().enumerate().take(groups.len()) {
-            *slot = (0..group_piece[j].index()).map(kind_count).sum();
+        let mut out_slot = [0u8; 8];
+        for j in 0..groups.len() {
+            let p = group_piece[j];
+            tail_slot[j] = kind_start(p.index());
+            out_slot[j] = tail_slot[j]
+                + if p.role == Role::Pawn {
+                    unpassed[p.color.index()]
+                } else {
+                    0
+                };
+        }
+        let mut own_slot = [[0u8; MAX_OWN]; 2];
+        for c in Color::ALL {
+            let roles = &lists[c.index()].roles[..own[c.index()] as usize];
+            for (k, &r) in roles.iter().enumerate() {
+                let before = roles[..k].iter().filter(|&&q| q == r).count() as u8;
+                own_slot[c.index()][k] = kind_start(Piece::new(c, r).index()) + before;
+            }
         }
         let plain = groups.len() <= 8
             && groups
@@ -206,10 +217,13 @@ impl Split {
             t_div: StrengthReducedU64::new(t_full.max(1)),
             a_part,
             sym_r: vec![0],
+            red_base: Vec::new(),
             sym_b: Vec::new(),
             own,
             plain,
             tail_slot,
+            out_slot,
+            own_slot,
         };
         let b_asym = big((lists[1].asym as u64).checked_mul(t_full))?;
         for er in &lists[0].entries[lists[0].asym..] {
@@ -235,6 +249,13 @@ impl Split {
             split.sym_r.push(big(last.checked_add(block))?);
         }
         split.size = big(a_part.checked_add(*split.sym_r.last().expect("nonempty")))?;
+        // fits: every start is below the split's size
+        split.red_base = (0..lists[0].entries.len())
+            .map(|ir| match ir.checked_sub(lists[0].asym) {
+                None => ir as u64 * nb_t,
+                Some(jr) => a_part + split.sym_r[jr],
+            })
+            .collect();
         Ok(Some(split))
     }
 
@@ -264,13 +285,17 @@ impl Split {
         if !r_asym && !b_asym {
             return None;
         }
-        // both candidates computed and one picked without a branch (the kind of entry is
-        // a coin toss for random placements)
-        let ib_full = ib + (b_asym && b_mirrored) as usize * lb.entries.len();
-        let in_a = ir as u64 * self.nb_t + ib_full as u64 * self.t_full;
-        let jr = ir.saturating_sub(lr.asym).min(self.sym_r.len() - 1);
-        let in_sym = self.a_part + self.sym_r[jr] + ib as u64 * self.t_full;
-        Some(std::hint::select_unpredictable(r_asym, in_a, in_sym))
+        Some(self.base_fixed(ir, ib, b_asym, b_mirrored))
+    }
+
+    /// [`Split::base_of`] when the own halves are known not to be both symmetric. Within
+    /// Red's entry's block Black's entries follow one another (both mirror members of an
+    /// asymmetric one when Red's entry is asymmetric, the mirrored ones after all the
+    /// others; when Red's is symmetric Black's fixes the orientation and is not mirrored).
+    #[inline(always)]
+    pub(super) fn base_fixed(&self, ir: usize, ib: usize, b_asym: bool, b_mirrored: bool) -> u64 {
+        let ib_full = ib + (b_asym & b_mirrored) as usize * self.lists[1].entries.len();
+        self.red_base[ir] + ib_full as u64 * self.t_full
     }
 
     /// Index within the split of a placement whose own halves are both symmetric, before
@@ -329,22 +354,25 @@ impl Split {
         }
     }
 
-    /// Hand Red's and then Black's own-half pieces of a decoded index to `put`.
+    /// Hand Red's and then Black's own-half pieces of a decoded index to `put` with their
+    /// slots in the kind-ordered list.
     #[inline(always)]
-    pub(super) fn put_own(&self, d: &Decoded, put: &mut impl FnMut(Piece, Square)) {
+    pub(super) fn put_own(&self, d: &Decoded, put: &mut impl FnMut(usize, Piece, Square)) {
         let [lr, lb] = &self.lists;
         let (er, eb) = (&lr.entries[d.ir], &lb.entries[d.ib]);
         for k in 0..lr.len_pieces() {
             put(
+                self.own_slot[0][k] as usize,
                 Piece::new(Color::Red, lr.roles[k]),
-                Square::ALL[er.squares[k] as usize],
+                er.placed[0][k],
             );
         }
-        let bsq = &BLACK_SQ[d.b_mirrored as usize];
-        for k in 0..lb.len_pieces() {
+        let bsq = &eb.placed[1 + d.b_mirrored as usize];
+        for (k, &s) in bsq.iter().enumerate().take(lb.len_pieces()) {
             put(
+                self.own_slot[1][k] as usize,
                 Piece::new(Color::Black, lb.roles[k]),
-                Square::ALL[bsq[eb.squares[k] as usize] as usize],
+                s,
             );
         }
     }

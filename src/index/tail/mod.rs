@@ -13,7 +13,10 @@ mod fold;
 use crate::board::{Bitboard, Square};
 pub(crate) use fold::LEFT_FILES;
 use rustc_hash::FxHashMap;
-use strength_reduce::StrengthReducedU64;
+use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
+
+/// Most tail groups: passed pawns of each side, then rooks, horses and cannons of each.
+pub const MAX_GROUPS: usize = 8;
 
 /// Ranks 0-4 (Red's half) and 5-9 (Black's half).
 pub(crate) const RED_HALF: u128 = (1u128 << 45) - 1;
@@ -72,9 +75,12 @@ pub struct SymState {
 pub struct Tail {
     /// Groups in ranking order.
     pub groups: Vec<Group>,
-    radix: Vec<u64>,
-    /// The radices as reciprocals for fast division.
-    radix_div: Vec<StrengthReducedU64>,
+    /// Radix of each group (1 beyond the groups).
+    radix: [u64; MAX_GROUPS],
+    /// The radices as reciprocals for fast division, in 64 and in 32 bits (a group's
+    /// radix is at most C(90, 5), well below 2^32).
+    radix_div: [StrengthReducedU64; MAX_GROUPS],
+    radix_div32: [StrengthReducedU32; MAX_GROUPS],
     suffix: Vec<u64>,
     /// Folded sizes already computed, by packed (group, state).
     memo: FxHashMap<u32, u64>,
@@ -98,12 +104,17 @@ pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = u8> {
     })
 }
 
-/// Squares below each square.
-pub(crate) static BELOW: [u128; 91] = {
-    let mut t = [0u128; 91];
+/// Squares below each square (256 wide: any byte is looked up without a check; codes
+/// of 90 and more have every square below them).
+pub(crate) static BELOW: [u128; 256] = {
+    let mut t = [0u128; 256];
     let mut s = 0;
-    while s < 91 {
-        t[s] = (1u128 << s) - 1;
+    while s < 256 {
+        t[s] = if s < 90 {
+            (1u128 << s) - 1
+        } else {
+            (1u128 << 90) - 1
+        };
         s += 1;
     }
     t
@@ -163,21 +174,22 @@ pub(crate) fn mirror_mask(m: u128) -> u128 {
 impl Tail {
     /// A tail whose group `j` has `avail[j]` empty points in its region when it is placed.
     pub fn new(groups: Vec<Group>, avail: &[u8]) -> Tail {
-        let radix: Vec<u64> = groups
-            .iter()
-            .zip(avail)
-            .map(|(g, &a)| binom(a as usize, g.count as usize))
-            .collect();
+        assert!(
+            groups.len() <= MAX_GROUPS,
+            "at most 8 tail groups by construction"
+        );
+        let mut radix = [1u64; MAX_GROUPS];
+        for (j, (g, &a)) in groups.iter().zip(avail).enumerate() {
+            radix[j] = binom(a as usize, g.count as usize);
+        }
         let mut suffix = vec![1u64; groups.len() + 1];
         for j in (0..groups.len()).rev() {
             suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
         }
         Tail {
             all_single: groups.iter().all(|g| g.count == 1),
-            radix_div: radix
-                .iter()
-                .map(|&r| StrengthReducedU64::new(r.max(1)))
-                .collect(),
+            radix_div: radix.map(|r| StrengthReducedU64::new(r.max(1))),
+            radix_div32: radix.map(|r| StrengthReducedU32::new((r as u32).max(1))),
             groups,
             radix,
             suffix,
@@ -188,13 +200,19 @@ impl Tail {
     /// Number of placements of group `j` (its radix).
     #[inline(always)]
     pub fn radix(&self, j: usize) -> u64 {
-        self.radix[j]
+        self.radix[j & 7]
     }
 
     /// Group `j`'s radix as a reciprocal for fast division.
     #[inline(always)]
     pub fn radix_div(&self, j: usize) -> StrengthReducedU64 {
-        self.radix_div[j]
+        self.radix_div[j & 7]
+    }
+
+    /// [`Tail::radix_div`] in 32 bits.
+    #[inline(always)]
+    pub fn radix_div32(&self, j: usize) -> StrengthReducedU32 {
+        self.radix_div32[j & 7]
     }
 
     /// Every group holds one piece.
