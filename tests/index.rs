@@ -332,3 +332,45 @@ fn numbering_is_stable() {
         assert_eq!(numbering_digest(m), digest, "{m}: numbering changed");
     }
 }
+
+#[test]
+fn every_input_form_ranks_alike() {
+    // kind-ordered lists (what unrank gives), other orders, mirror images, setups and
+    // positions all reach the same index, through the fast and the sorting readers
+    for m in [
+        "KRNKR",
+        "KCPKA",
+        "KPPKAB",
+        "KAABBKAABB",
+        "KRCPKRAA",
+        "KNNKAA",
+        "KRRKCC",
+        "KPPPKPP",
+    ] {
+        let idx = PlacementIndex::new(m.parse().unwrap()).unwrap();
+        let size = idx.size();
+        let mut positions = 0;
+        for k in 0..400u64 {
+            let i = k * (size / 400) + k % 7;
+            let pieces = idx.unrank_pieces(i).unwrap();
+            assert!(
+                pieces.windows(2).all(|w| w[0].0.index() <= w[1].0.index()),
+                "{m} {i}: not in kind order: {pieces:?}"
+            );
+            assert_eq!(idx.rank_pieces(&pieces), Ok(i), "{m} {i}");
+            let mut reversed = pieces.clone();
+            reversed.reverse();
+            assert_eq!(idx.rank_pieces(&reversed), Ok(i), "{m} {i} reversed");
+            let mirrored: Vec<_> = pieces.iter().map(|&(p, s)| (p, s.mirror())).collect();
+            assert_eq!(idx.rank_pieces(&mirrored), Ok(i), "{m} {i} mirrored");
+            assert_eq!(idx.rank(&idx.unrank(i).unwrap()), Ok(i), "{m} {i} setup");
+            for list in [&pieces[..], &mirrored[..]] {
+                if let Ok(pos) = Position::from_pieces(list, Color::Red) {
+                    assert_eq!(idx.rank_position(&pos), Some(i), "{m} {i} position");
+                    positions += 1;
+                }
+            }
+        }
+        assert!(positions > 100, "{m}: only {positions} positions");
+    }
+}

@@ -10,7 +10,6 @@
 //! halves fix the orientation; the folded (symmetric) case stays in [`super::tail`].
 
 use super::binomial::{binom, comb_unrank};
-use super::half::Empties;
 use super::tail::{bits, Tail, TailMasks, BELOW};
 use crate::board::Square;
 
@@ -20,31 +19,24 @@ const MAX_TAIL: usize = 32;
 
 /// The empty points of one pair of own-half entries (Black's possibly mirrored).
 pub struct Space<'a> {
-    /// Empty points of Red's entry.
-    pub red: &'a Empties,
-    /// Empty points of Black's entry.
-    pub black: &'a Empties,
-    /// Red's entry.
-    pub ir: usize,
-    /// Black's entry.
-    pub ib: usize,
-    /// Black's entry is mirrored.
-    pub b_mirrored: bool,
+    /// Empty points of Red's entry, in square order.
+    pub red: &'a [Square; 64],
+    /// Empty points of Black's entry, in square order.
+    pub black: &'a [Square; 64],
+    /// Number of empty points of Red's entry.
+    pub n_red: usize,
 }
 
 impl Space<'_> {
     /// The square with E-rank `e`.
     #[inline(always)]
     pub fn square(&self, e: u8) -> Square {
-        let e = e as usize & 127;
-        let n = self.red.n;
+        let e = e as usize;
         // both halves looked up and one picked without a branch: which half an empty
-        // point lies in is a coin toss (the lists may be read beyond their entry)
-        let red = self.red.red(self.ir, e);
-        let black = self
-            .black
-            .black(self.b_mirrored, self.ib, e.wrapping_sub(n) & 127);
-        std::hint::select_unpredictable(e < n, red, black)
+        // point lies in is a coin toss (the rows are read anywhere, masked)
+        let red = self.red[e & 63];
+        let black = self.black[e.wrapping_sub(self.n_red) & 63];
+        std::hint::select_unpredictable(e < self.n_red, red, black)
     }
 }
 
@@ -58,6 +50,12 @@ fn e_rank(own: u128, s: u8) -> u8 {
 #[inline(always)]
 fn below(placed: &[u8], b: u8, e: u8) -> u8 {
     placed.iter().map(|&q| (q >= b && q < e) as u8).sum()
+}
+
+/// Placed E-ranks below `e`.
+#[inline(always)]
+fn count_below(placed: &[u8], e: u8) -> u8 {
+    placed.iter().map(|&q| (q < e) as u8).sum()
 }
 
 /// [`rank`] for a tail of single pieces given by their squares.
@@ -80,6 +78,10 @@ pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64
 /// Rank of a tail of `N` single pieces on squares `sq` (canonical orientation). With
 /// `first`, group 0's digit is that number instead of its relative index (the folded
 /// numbering, see [`super::plain`]); its square still counts as taken for the others.
+///
+/// `base[j]` is group `j`'s first E-rank less the earlier pieces that lie wholly below its
+/// region (`Split::single_base`): a piece's relative index is then its E-rank less that
+/// base and less every earlier piece below it, with no test of regions.
 #[inline(always)]
 pub(super) fn rank_single<const N: usize>(
     tail: &Tail,
@@ -93,7 +95,7 @@ pub(super) fn rank_single<const N: usize>(
     for j in 0..N {
         let b = base[j];
         e[j] = e_rank(own, sq[j]);
-        let r = (e[j] - b - below(&e[..j], b, e[j])) as u64;
+        let r = (e[j] - b - count_below(&e[..j], e[j])) as u64;
         let r = if j == 0 { first.unwrap_or(r) } else { r };
         x = x * tail.radix(j) + r;
     }
@@ -123,8 +125,16 @@ pub fn rank(tail: &Tail, base: &[u8; 8], own: u128, masks: &TailMasks) -> u64 {
 
 /// Inverse of [`rank`]: hands each tail piece's group and square to `put`.
 #[inline(always)]
-pub fn unrank(tail: &Tail, base: &[u8; 8], x: u64, space: &Space, put: impl FnMut(usize, Square)) {
+pub fn unrank(
+    tail: &Tail,
+    base: &[u8; 8],
+    single_base: &[u8; 8],
+    x: u64,
+    space: &Space,
+    put: impl FnMut(usize, Square),
+) {
     if tail.all_single() {
+        let base = single_base;
         match tail.groups.len() {
             0 => {}
             1 => unrank_single::<1>(tail, base, x, space, put),
@@ -149,7 +159,7 @@ pub(super) fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
         // before digit j is split off, x is below the product of radices 0..=j: with
         // single pieces (radix at most 90) and j < 4 that is below 90^4 < 2^32
         let q = if j < 4 && tail.all_single() {
-            (x as u32 / tail.radix_div32(j)) as u64
+            tail.radix_div32(j).quot(x as u32) as u64
         } else {
             x / tail.radix_div(j)
         };
@@ -187,10 +197,11 @@ pub(super) fn unrank_single_digits<const N: usize>(
     let mut sorted = [0u8; N];
     for j in 0..N {
         let b = base[j];
-        // the d-th point of the region not taken by earlier groups
+        // the d-th point of the region not taken by earlier groups: every earlier point
+        // up to the candidate moves it on (those wholly below the region are in `b`)
         let mut e = b + d[j] as u8;
         for &q in &sorted[..j] {
-            e += (q >= b && q <= e) as u8;
+            e += (q <= e) as u8;
         }
         if j == 0 {
             e = first_e.unwrap_or(e);

@@ -76,8 +76,9 @@ pub struct HalfList {
 pub struct Empties {
     /// Empty points per entry (45 minus the pieces).
     pub n: usize,
-    red: Vec<Square>,
-    black: [Vec<Square>; 2],
+    /// Per entry, its empty points in increasing order (the first `n` of 64 slots).
+    red: Vec<[Square; 64]>,
+    black: [Vec<[Square; 64]>; 2],
     /// Empty left points (files a-d) of every entry, `LEFT_STRIDE` per entry: as Red's and
     /// as Black's (not mirrored).
     left_red: Vec<u8>,
@@ -90,19 +91,25 @@ const LEFT_STRIDE: usize = 20;
 impl Empties {
     fn build(list: &HalfList) -> Empties {
         let n = 45 - list.len_pieces();
-        let mut red = Vec::with_capacity(list.entries.len() * n);
+        let mut red = Vec::with_capacity(list.entries.len());
         let mut black = [
-            Vec::with_capacity(list.entries.len() * n),
-            Vec::with_capacity(list.entries.len() * n),
+            Vec::with_capacity(list.entries.len()),
+            Vec::with_capacity(list.entries.len()),
         ];
         let mut left_red = vec![0u8; list.entries.len() * LEFT_STRIDE];
         let mut left_black = vec![0u8; list.entries.len() * LEFT_STRIDE];
         let left = |s: &u8| s % 9 < 4;
-        let sq = |s: u8| Square::ALL[s as usize];
+        let points = |m: u128| {
+            let mut row = [Square::ALL[0]; 64];
+            for (slot, s) in row.iter_mut().zip(bits(m)) {
+                *slot = Square::ALL[s as usize];
+            }
+            row
+        };
         for (i, e) in list.entries.iter().enumerate() {
-            red.extend(bits(!e.occ & RED_HALF).map(sq));
+            red.push(points(!e.occ & RED_HALF));
             for (m, b) in black.iter_mut().enumerate() {
-                b.extend(bits(!e.occ_black[m] & BLACK_HALF).map(sq));
+                b.push(points(!e.occ_black[m] & BLACK_HALF));
             }
             let at = i * LEFT_STRIDE;
             for (slot, s) in left_red[at..at + LEFT_STRIDE]
@@ -117,11 +124,6 @@ impl Empties {
             {
                 *slot = s;
             }
-        }
-        // padding: `red` and `black` may be read at any k < 128 (see there)
-        red.resize(red.len() + 128, Square::ALL[0]);
-        for b in &mut black {
-            b.resize(b.len() + 128, Square::ALL[0]);
         }
         Empties {
             n,
@@ -144,18 +146,16 @@ impl Empties {
         self.left_black[i * LEFT_STRIDE + k.min(LEFT_STRIDE - 1)]
     }
 
-    /// The `k`-th empty point of entry `i` as Red's. Any `k < 128` may be read (to pick
-    /// between halves without a branch); only `k < n` gives a point of the entry.
+    /// The empty points of entry `i` as Red's, in square order (the first `n` of 64).
     #[inline(always)]
-    pub fn red(&self, i: usize, k: usize) -> Square {
-        self.red[i * self.n + k]
+    pub fn red_row(&self, i: usize) -> &[Square; 64] {
+        &self.red[i]
     }
 
-    /// The `k`-th empty point of entry `i` as Black's (mirrored if asked). Any `k < 128`
-    /// may be read; only `k < n` gives a point of the entry.
+    /// The empty points of entry `i` as Black's (mirrored if asked), in square order.
     #[inline(always)]
-    pub fn black(&self, mirrored: bool, i: usize, k: usize) -> Square {
-        self.black[mirrored as usize][i * self.n + k]
+    pub fn black_row(&self, mirrored: bool, i: usize) -> &[Square; 64] {
+        &self.black[mirrored as usize][i]
     }
 }
 

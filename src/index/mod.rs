@@ -3,6 +3,7 @@
 pub mod binomial;
 mod bucket;
 pub mod count;
+pub mod div;
 mod espace;
 pub mod half;
 mod material;

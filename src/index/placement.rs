@@ -419,6 +419,7 @@ impl PlacementIndex {
                 espace::unrank(
                     &split.tail,
                     &split.group_base,
+                    &split.single_base,
                     d.x,
                     &split.space(&d),
                     put_tail,
@@ -597,11 +598,15 @@ impl PlacementIndex {
             out.clear();
             return false;
         }
-        // every slot below `total` is written once (the visit hands out each slot of the
-        // kind-ordered list once), then the list takes its final length
-        let mut buf = [(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32];
-        let ok = self.unrank_visit(index, |slot, p, s| buf[slot & 31] = (p, s));
-        *out = PieceList::from(buf);
+        // the list is set to its full length and each slot written in place (the visit
+        // hands out each slot of the kind-ordered list once); no copy of a buffer, whose
+        // wide loads would wait for the narrow stores that wrote it
+        *out = PieceList::from([(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32]);
+        let ok = self.unrank_visit(index, |slot, p, s| {
+            if let Some(x) = out.get_mut(slot) {
+                *x = (p, s);
+            }
+        });
         out.truncate(self.total);
         ok
     }
@@ -610,18 +615,24 @@ impl PlacementIndex {
     /// piece stands where the index cannot place it.
     #[inline]
     pub fn rank_position(&self, pos: &Position) -> Option<u64> {
-        // plain loops over the kinds' bitboards (nested iterator adapters cost more here)
-        let mut pieces = ArrayVec::<(usize, u8), 32>::new();
+        // the kinds' bitboards in kind order give the bucketed form directly; each kind's
+        // count is checked against the material's
+        let mut b = Bucketed::EMPTY;
+        let mut counts_ok = true;
         for c in Color::ALL {
             for r in Role::ALL {
                 let k = Piece::new(c, r).index();
-                for s in bits(pos.pieces(c, r).0) {
-                    pieces.try_push((k, s)).ok()?;
+                let bb = pos.pieces(c, r).0;
+                counts_ok &= bb.count_ones() == self.counts[k] as u32;
+                b.all |= bb;
+                for s in bits(bb) {
+                    b.sq[b.n & 31] = s;
+                    b.n += 1;
                 }
             }
         }
-        let b = bucket(&self.kind_start, pieces.iter().copied());
-        if !b.fits(self.signature, self.total) {
+        b.signature = self.signature;
+        if !counts_ok || !b.fits(self.signature, self.total) {
             return None;
         }
         self.rank_bucketed(&b)

@@ -66,7 +66,7 @@ impl Split {
             let b_mirrored = mb != mirrored;
             let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize];
             mirror_if(&mut ts, mirrored);
-            let x = espace::rank_single::<N>(&self.tail, &self.group_base, occ, &ts, None);
+            let x = espace::rank_single::<N>(&self.tail, &self.single_base, occ, &ts, None);
             return Some(self.base_fixed(ir, ib, b_asym, b_mirrored) + x);
         }
         let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
@@ -80,7 +80,7 @@ impl Split {
         let mirrored = s0 % 9 > 4;
         mirror_if(&mut ts, mirrored);
         let pair = (LEFT_FILES & !occ & below(ts[0])).count_ones() as u64;
-        let x = espace::rank_single::<N>(&self.tail, &self.group_base, occ, &ts, Some(pair));
+        let x = espace::rank_single::<N>(&self.tail, &self.single_base, occ, &ts, Some(pair));
         Some(self.sym_base(ir, ib) + x)
     }
 
@@ -133,7 +133,7 @@ impl Split {
         }
         self.put_own(d, put);
         espace::unrank_single_digits::<N>(
-            &self.group_base,
+            &self.single_base,
             &digits,
             first_e,
             &self.space(d),

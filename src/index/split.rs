@@ -2,6 +2,7 @@
 //! its size and the offsets of its parts (asymmetric Red entries, then Red's symmetric
 //! entries with Black's asymmetric and symmetric ones).
 
+use super::div::Div32;
 use super::espace::{self, Space};
 use super::half::{Empties, HalfList, MAX_OWN};
 use super::material::Material;
@@ -28,6 +29,10 @@ pub(super) struct Split {
     pub(super) group_region: [u128; 8],
     /// First E-rank of each tail group's region (see [`super::espace`]).
     pub(super) group_base: [u8; 8],
+    /// The same less the tail pieces of earlier groups that lie wholly below the region
+    /// (Black's passed pawns, for Red's): the base of the single-piece routines, which
+    /// then count every earlier piece below a point (see [`espace::rank_single`]).
+    pub(super) single_base: [u8; 8],
     /// Empty own-half points of Red's and Black's entries.
     pub(super) empties: [Arc<Empties>; 2],
     pub(super) t_full: u64,
@@ -36,6 +41,10 @@ pub(super) struct Split {
     /// `nb_t` and `t_full` as reciprocals for fast division.
     pub(super) nb_t_div: StrengthReducedU64,
     pub(super) t_div: StrengthReducedU64,
+    /// The split's size is below 2^32: decode in 32 bits with these.
+    pub(super) small: bool,
+    pub(super) nb_t_div32: Div32,
+    pub(super) t_div32: Div32,
     /// Size of the part where Red's own-half entry is asymmetric.
     pub(super) a_part: u64,
     /// Cumulative sizes of the blocks of Red's symmetric entries.
@@ -210,11 +219,22 @@ impl Split {
             group_kind: group_piece.map(|p| p.index() as u8),
             group_region,
             group_base,
+            single_base: {
+                let mut t = group_base;
+                if passed[0] > 0 {
+                    let j = (passed[1] > 0) as usize;
+                    t[j] -= passed[1];
+                }
+                t
+            },
             empties: [lists[0].empties(), lists[1].empties()],
             t_full,
             nb_t,
             nb_t_div: StrengthReducedU64::new(nb_t.max(1)),
             t_div: StrengthReducedU64::new(t_full.max(1)),
+            small: false,
+            nb_t_div32: Div32::new(1),
+            t_div32: Div32::new(1),
             a_part,
             sym_r: vec![0],
             red_base: Vec::new(),
@@ -249,6 +269,14 @@ impl Split {
             split.sym_r.push(big(last.checked_add(block))?);
         }
         split.size = big(a_part.checked_add(*split.sym_r.last().expect("nonempty")))?;
+        // in a split below 2^32 every block (of `nb_t` when Red's entries are asymmetric,
+        // else of `t_full`) that is decoded is below 2^32 too
+        split.small = split.size <= u32::MAX as u64;
+        if split.small {
+            let d32 = |d: u64| Div32::new(d.clamp(1, u32::MAX as u64) as u32);
+            split.nb_t_div32 = d32(nb_t);
+            split.t_div32 = d32(t_full);
+        }
         // fits: every start is below the split's size
         split.red_base = (0..lists[0].entries.len())
             .map(|ir| match ir.checked_sub(lists[0].asym) {
@@ -271,7 +299,7 @@ impl Split {
     #[inline(always)]
     pub(super) fn rank_tail(&self, own: u128, tail: TailRef) -> u64 {
         match tail {
-            TailRef::Singles(sq) => espace::rank_singles(&self.tail, &self.group_base, own, sq),
+            TailRef::Singles(sq) => espace::rank_singles(&self.tail, &self.single_base, own, sq),
             TailRef::Masks(m) => espace::rank(&self.tail, &self.group_base, own, m),
         }
     }
@@ -316,9 +344,16 @@ impl Split {
         let [lr, lb] = &self.lists;
         let t = self.t_full;
         if x < self.a_part {
-            let q = x / self.nb_t_div;
-            x -= q * self.nb_t;
-            let ib_full = x / self.t_div;
+            let (q, ib_full);
+            if self.small {
+                q = self.nb_t_div32.quot(x as u32) as u64;
+                x -= q * self.nb_t;
+                ib_full = self.t_div32.quot(x as u32) as u64;
+            } else {
+                q = x / self.nb_t_div;
+                x -= q * self.nb_t;
+                ib_full = x / self.t_div;
+            }
             let b_mirrored = ib_full >= lb.entries.len() as u64;
             return Decoded {
                 ir: q as usize,
@@ -333,7 +368,11 @@ impl Split {
         x -= self.sym_r[jr];
         let ir = lr.asym + jr;
         if x < lb.asym as u64 * t {
-            let q = x / self.t_div;
+            let q = if self.small {
+                self.t_div32.quot(x as u32) as u64
+            } else {
+                x / self.t_div
+            };
             return Decoded {
                 ir,
                 ib: q as usize,
@@ -381,11 +420,9 @@ impl Split {
     #[inline(always)]
     pub(super) fn space(&self, d: &Decoded) -> Space<'_> {
         Space {
-            red: &self.empties[0],
-            black: &self.empties[1],
-            ir: d.ir,
-            ib: d.ib,
-            b_mirrored: d.b_mirrored,
+            red: self.empties[0].red_row(d.ir),
+            black: self.empties[1].black_row(d.b_mirrored, d.ib),
+            n_red: self.empties[0].n,
         }
     }
 }

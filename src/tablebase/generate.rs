@@ -184,10 +184,11 @@ impl Gen<'_> {
     }
 
     fn init_chunk(&self, start: usize, end: usize) {
+        let mut pieces = PieceList::new();
         for i in start..end {
-            let Ok(pieces) = self.index.unrank_pieces(i as u64) else {
+            if !self.index.unrank_into(i as u64, &mut pieces) {
                 continue;
-            };
+            }
             let Ok(mut pos) = Position::from_pieces(&pieces, Color::Red) else {
                 continue;
             };

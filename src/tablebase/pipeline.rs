@@ -6,7 +6,7 @@ use super::generate::generate;
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
 use crate::board::{Color, Position, Role};
-use crate::index::{Material, PlacementIndex};
+use crate::index::{Material, PieceList, PlacementIndex};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -79,12 +79,13 @@ fn mark_illegal(index: &PlacementIndex, values: &mut [Vec<u8>; 2]) {
         .zip(black.par_chunks_mut(4096))
         .enumerate()
         .for_each(|(c, (r, b))| {
+            let mut pieces = PieceList::new();
             for k in 0..r.len() {
                 let i = c * 4096 + k;
                 debug_assert!(i < n);
-                let Ok(pieces) = index.unrank_pieces(i as u64) else {
+                if !index.unrank_into(i as u64, &mut pieces) {
                     continue;
-                };
+                }
                 let Ok(mut pos) = Position::from_pieces(&pieces, Color::Red) else {
                     continue;
                 };

@@ -6,7 +6,7 @@ use super::table::{table_material, Table, TableSet, TbError};
 use super::values::{value_from_children, ILLEGAL};
 use crate::board::Role;
 use crate::board::{Color, Position};
-use crate::index::Material;
+use crate::index::{Material, PieceList};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -61,10 +61,11 @@ pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
         .into_par_iter()
         .map(|c| {
             let mut rep = VerifyReport::default();
+            let mut pieces = PieceList::new();
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let Ok(pieces) = table.index.unrank_pieces(i) else {
+                if !table.index.unrank_into(i, &mut pieces) {
                     continue;
-                };
+                }
                 for side in Color::ALL {
                     let stored = table.values[side.index()][i as usize];
                     rep.checked += 1;

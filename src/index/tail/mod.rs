@@ -10,10 +10,11 @@
 use super::binomial::{binom, comb_unrank};
 
 mod fold;
+use super::div::Div32;
 use crate::board::{Bitboard, Square};
 pub(crate) use fold::LEFT_FILES;
 use rustc_hash::FxHashMap;
-use strength_reduce::{StrengthReducedU32, StrengthReducedU64};
+use strength_reduce::StrengthReducedU64;
 
 /// Most tail groups: passed pawns of each side, then rooks, horses and cannons of each.
 pub const MAX_GROUPS: usize = 8;
@@ -80,7 +81,7 @@ pub struct Tail {
     /// The radices as reciprocals for fast division, in 64 and in 32 bits (a group's
     /// radix is at most C(90, 5), well below 2^32).
     radix_div: [StrengthReducedU64; MAX_GROUPS],
-    radix_div32: [StrengthReducedU32; MAX_GROUPS],
+    radix_div32: [Div32; MAX_GROUPS],
     suffix: Vec<u64>,
     /// Folded sizes already computed, by packed (group, state).
     memo: FxHashMap<u32, u64>,
@@ -189,7 +190,7 @@ impl Tail {
         Tail {
             all_single: groups.iter().all(|g| g.count == 1),
             radix_div: radix.map(|r| StrengthReducedU64::new(r.max(1))),
-            radix_div32: radix.map(|r| StrengthReducedU32::new((r as u32).max(1))),
+            radix_div32: radix.map(|r| Div32::new((r as u32).max(1))),
             groups,
             radix,
             suffix,
@@ -211,7 +212,7 @@ impl Tail {
 
     /// [`Tail::radix_div`] in 32 bits.
     #[inline(always)]
-    pub fn radix_div32(&self, j: usize) -> StrengthReducedU32 {
+    pub fn radix_div32(&self, j: usize) -> Div32 {
         self.radix_div32[j & 7]
     }
 
