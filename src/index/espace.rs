@@ -3,7 +3,7 @@
 //! Red's own-half pieces stand in ranks 0-4 and Black's in ranks 5-9, so the empty points of
 //! the board, in square order, are the empty points of Red's entry followed by those of
 //! Black's. Numbering them 0, 1, 2, ... gives each empty point an *E-rank*: a list kept per
-//! entry ([`Empties`]) turns an E-rank into a square, and a popcount turns a square into
+//! entry ([`super::half::Empties`]) turns an E-rank into a square, and a popcount turns a square into
 //! its E-rank. The tail groups are then ranked and unranked with small integers only: a
 //! group's relative index is its E-rank minus the start of its region and minus the tail
 //! pieces placed before it in that region. This is the path of every placement whose own

@@ -12,8 +12,11 @@
 //! else Black's, else the first asymmetric tail group. The index is exact: its size is the
 //! number of mirror classes, with no redundant index.
 //!
-//! Speed: a placement is read as its squares grouped by kind ([`super::bucket`]); own-half
-//! entries are found from per-point numbers through a lookup table; when the own halves
+//! Speed: a placement is read as its squares grouped by kind ([`super::bucket`]); a piece
+//! list already in kind order (as unranking writes it, and as a position's bitboards give
+//! it) is that form as it stands, any other order is sorted in one pass. Own-half
+//! entries are found from per-point numbers through a lookup table (a side with a king
+//! alone: one table read); when the own halves
 //! fix the orientation (all but the fully symmetric cases) the tail is ranked among the
 //! empty points by small integers ([`super::espace`]), and the coin-toss choices (which
 //! entry kind, which half, mirrored or not) are made without branches. Splits whose tail
