@@ -1,8 +1,7 @@
 //! A placement as the squares of its pieces grouped by kind: the form the index reads.
 //! Grouping by kind takes one pass over a piece list in any order, with no board masks.
 
-use super::half::HalfList;
-use crate::board::{Color, Piece, Square};
+use crate::board::{Piece, Square};
 
 /// A placement as the squares of its pieces grouped by kind in [`crate::board::Piece::index`] order
 /// (kind `k` in `kind_start[k]..kind_start[k + 1]`, see [`bucket`]).
@@ -40,21 +39,6 @@ pub(super) static BIT: [u128; 128] = {
 
 /// An own-half entry and whether the placement is its mirror image.
 pub(super) type Own = (usize, bool);
-
-/// The own-half entry of one side from its king's, advisors', elephants' and unpassed
-/// pawns' squares (each kind in any order).
-#[inline(always)]
-pub(super) fn own_entry(
-    list: &HalfList,
-    color: Color,
-    king: u8,
-    adv: impl Iterator<Item = u8>,
-    ele: impl Iterator<Item = u8>,
-    unpassed: impl Iterator<Item = u8>,
-) -> Option<Own> {
-    list.raw_squares(color, king, adv, ele, unpassed)
-        .and_then(|raw| list.find(raw))
-}
 
 /// Group the pieces (kind by [`crate::board::Piece::index`], square) by kind, kind `k`
 /// from slot `kind_start[k]` on. Kinds beyond the material's counts overwrite other

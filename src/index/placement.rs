@@ -23,7 +23,7 @@
 //! pieces are each alone of their kind take a shorter path ([`super::plain`]) with the
 //! same numbering.
 
-use super::bucket::{bucket, own_entry, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
+use super::bucket::{bucket, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
 use super::espace;
 use super::half::HalfList;
 use super::material::Material;
@@ -239,14 +239,14 @@ impl PlacementIndex {
         }
         let (na, ne) = (list.n_advisors as usize, list.n_elephants as usize);
         let slot = |i: usize| b.sq[(at + i) & 31];
-        own_entry(
-            list,
+        let raw = list.raw_squares(
             c,
             slot(0),
             (1..1 + na).map(slot),
             (1 + na..1 + na + ne).map(slot),
             self.unpassed(b, c),
-        )
+        )?;
+        list.find(raw)
     }
 
     /// Canonical orientation and tail of a placement with its split and own-half entries
