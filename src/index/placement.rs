@@ -124,12 +124,17 @@ impl PlacementIndex {
                 counts[Piece::new(c, r).index()] = cnt(c, r);
             }
         }
+        // first slot of each kind in a bucketed placement: prefix sums of the counts
+        let mut kind_start = [0u8; 15];
+        for k in 0..14 {
+            kind_start[k + 1] = kind_start[k] + counts[k];
+        }
         let mut splits = Vec::new();
         let mut split_of = [[None; 6]; 6];
         let mut offset = 0u64;
         for ur in 0..=pawns[0] {
             for ub in 0..=pawns[1] {
-                let Some(split) = Split::new(material, [ur, ub], offset)? else {
+                let Some(split) = Split::new(material, [ur, ub], offset, &kind_start)? else {
                     continue;
                 };
                 let big = |x: Option<u64>| x.ok_or(IndexError::TooLarge(material));
@@ -142,13 +147,7 @@ impl PlacementIndex {
             material,
             counts,
             signature: (0..14).map(|k| counts[k] as u64 * KIND_WEIGHT[k]).sum(),
-            kind_start: {
-                let mut t = [0u8; 15];
-                for k in 0..14 {
-                    t[k + 1] = t[k] + counts[k];
-                }
-                t
-            },
+            kind_start,
             order: {
                 let mut t = [0u16; 32];
                 let kinds = Color::ALL

@@ -116,10 +116,13 @@ impl TailPlace {
 impl Split {
     /// The split of `material` with `unpassed` pawns of each side on their own half, starting
     /// at index `offset`; None when no placement has that many unpassed pawns.
+    /// `kind_start` are the first slots of each kind in a placement bucketed by kind
+    /// (see [`super::placement`]).
     pub(super) fn new(
         material: Material,
         unpassed: [u8; 2],
         offset: u64,
+        kind_start: &[u8; 15],
     ) -> Result<Option<Split>, IndexError> {
         let cnt = |c: Color, r: Role| material.count(c, r);
         let pawns = [cnt(Color::Red, Role::Pawn), cnt(Color::Black, Role::Pawn)];
@@ -176,8 +179,8 @@ impl Split {
             }
         }
         // slots of a placement bucketed by kind: kinds in `Piece::index` order
-        let kind_count = |k: usize| cnt(Color::ALL[k / 7], Role::ALL[k % 7]);
-        let kind_start = |k: usize| -> u8 { (0..k).map(kind_count).sum() };
+        let kind_count = |k: usize| kind_start[k + 1] - kind_start[k];
+        let kind_start = |k: usize| kind_start[k];
         let mut tail_slot = [0u8; 8];
         let mut out_slot = [0u8; 8];
         for j in 0..groups.len() {
