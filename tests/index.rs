@@ -243,6 +243,38 @@ fn bad_moves_and_positions_rank_to_none() {
 }
 
 #[test]
+fn kind_ordered_lists_with_stacked_or_swapped_pieces_are_refused() {
+    // pawnless materials whose tail pieces are each alone of their kind read a list in
+    // kind order in place: a stacked or recoloured piece must still get the right error
+    for m in ["KRNKR", "KRKAA", "KCNKAB", "KRKN", "KAABBKAABB"] {
+        let idx = PlacementIndex::new(m.parse().unwrap()).unwrap();
+        let mut rng = Rng(7);
+        for _ in 0..40 {
+            let list = idx.unrank_pieces(rng.next() % idx.size()).unwrap();
+            for a in 0..list.len() {
+                for b in (0..list.len()).filter(|&b| b != a) {
+                    let mut stacked = list.clone();
+                    stacked[a].1 = list[b].1;
+                    assert!(
+                        matches!(idx.rank_pieces(&stacked), Err(IndexError::BadPoint(_))),
+                        "{m}: {stacked:?}"
+                    );
+                }
+                let mut swapped = list.clone();
+                swapped[a].0 = Piece::new(list[a].0.color.other(), list[a].0.role);
+                assert!(
+                    matches!(
+                        idx.rank_pieces(&swapped),
+                        Err(IndexError::WrongMaterial { .. })
+                    ),
+                    "{m}: {swapped:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn unrank_into_refills_the_list() {
     let idx = PlacementIndex::new("KRNKR".parse().unwrap()).unwrap();
     let mut out = idx.unrank_pieces(0).unwrap();

@@ -151,25 +151,17 @@ pub fn unrank(
     }
 }
 
-/// The mixed-radix digits of a tail rank.
+/// The mixed-radix digits of a tail rank `x` (below the full size). Digit `j` is
+/// `x / suffix[j + 1] - x / suffix[j] * radix[j]`: the quotients are independent
+/// divisions, so the digits do not wait on one another.
 #[inline(always)]
-pub(super) fn digits<const N: usize>(tail: &Tail, mut x: u64) -> [u64; N] {
-    let mut d = [0u64; N];
-    for j in (1..N).rev() {
-        // before digit j is split off, x is below the product of radices 0..=j: with
-        // single pieces (radix at most 90) and j < 4 that is below 90^4 < 2^32
-        let q = if j < 4 && tail.all_single() {
-            tail.radix_div32(j).quot(x as u32) as u64
-        } else {
-            x / tail.radix_div(j)
-        };
-        d[j] = x - q * tail.radix(j);
-        x = q;
-    }
-    if N > 0 {
-        d[0] = x;
-    }
-    d
+pub(super) fn digits<const N: usize>(tail: &Tail, x: u64) -> [u64; N] {
+    // q[j] = x / suffix[j]: 0 for j = 0 (x is below the full size), x for j = N
+    let q: [u64; N] = std::array::from_fn(|j| if j == 0 { 0 } else { tail.rank_before(x, j) });
+    std::array::from_fn(|j| {
+        let hi = if j + 1 < N { q[(j + 1) % N] } else { x };
+        hi - q[j] * tail.radix(j)
+    })
 }
 
 #[inline(always)]

@@ -482,6 +482,31 @@ impl HalfList {
         Some((v != INVALID).then_some(((v & !MIRRORED) as usize, v & MIRRORED != 0)))
     }
 
+    /// Entry and mirror flag of a side's own-half placement: `sq(k)` is the square of its
+    /// `k`-th king, advisor or elephant (king first, then the advisors, then the
+    /// elephants, as a kind-ordered list holds them), `pawns` its unpassed pawns. None when
+    /// a piece stands off its points.
+    #[inline(always)]
+    pub fn entry_of(
+        &self,
+        color: Color,
+        sq: impl Fn(usize) -> u8,
+        pawns: impl Iterator<Item = u8>,
+    ) -> Option<(usize, bool)> {
+        if let Some(found) = self.find_king(color, sq(0)) {
+            return found;
+        }
+        let (na, ne) = (self.n_advisors as usize, self.n_elephants as usize);
+        let raw = self.raw_squares(
+            color,
+            sq(0),
+            (1..1 + na).map(&sq),
+            (1 + na..1 + na + ne).map(&sq),
+            pawns,
+        )?;
+        self.find(raw)
+    }
+
     /// The list for these counts, built once per process.
     pub fn get(n_advisors: u8, n_elephants: u8, n_pawns: u8) -> Arc<HalfList> {
         type Cache = Mutex<HashMap<(u8, u8, u8), Arc<HalfList>>>;

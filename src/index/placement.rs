@@ -21,7 +21,9 @@
 //! empty points by small integers ([`super::espace`]), and the coin-toss choices (which
 //! entry kind, which half, mirrored or not) are made without branches. Splits whose tail
 //! pieces are each alone of their kind take a shorter path ([`super::plain`]) with the
-//! same numbering.
+//! same numbering; in a pawnless material every piece of such a split has a fixed slot of
+//! the kind-ordered list, which is then read and written in place, in functions of their
+//! own (small frames apart from the general path's).
 
 use super::bucket::{bucket, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
 use super::espace;
@@ -95,6 +97,9 @@ pub struct PlacementIndex {
     order: [u16; 32],
     /// No pawns: one split.
     pawnless: bool,
+    /// No pawns and every tail piece alone of its kind: piece lists are read and written
+    /// in place ([`Split::rank_list`], [`Split::unrank_list`]).
+    flat: bool,
     splits: Vec<Split>,
     split_of: [[Option<usize>; 6]; 6],
     size: u64,
@@ -161,6 +166,7 @@ impl PlacementIndex {
             },
             total: counts.iter().map(|&c| c as usize).sum(),
             pawnless: pawns == [0, 0],
+            flat: pawns == [0, 0] && splits.len() == 1 && splits[0].plain,
             splits,
             split_of,
             size: offset,
@@ -233,19 +239,7 @@ impl PlacementIndex {
     fn own_entry(&self, b: &Bucketed, list: &HalfList, c: Color) -> Option<Own> {
         // king, advisors and elephants are adjacent kinds: one run of slots from the king's
         let at = self.kind_start[Piece::new(c, Role::King).index()] as usize;
-        if let Some(found) = list.find_king(c, b.sq[at & 31]) {
-            return found;
-        }
-        let (na, ne) = (list.n_advisors as usize, list.n_elephants as usize);
-        let slot = |i: usize| b.sq[(at + i) & 31];
-        let raw = list.raw_squares(
-            c,
-            slot(0),
-            (1..1 + na).map(slot),
-            (1 + na..1 + na + ne).map(slot),
-            self.unpassed(b, c),
-        )?;
-        list.find(raw)
+        list.entry_of(c, |k| b.sq[(at + k) & 31], self.unpassed(b, c))
     }
 
     /// Canonical orientation and tail of a placement with its split and own-half entries
@@ -330,7 +324,7 @@ impl PlacementIndex {
         let split = &self.splits[own.0];
         if split.plain {
             if let Some(x) = split.rank_plain(&b.sq, own.1, own.2) {
-                return Some(split.offset + x);
+                return Some(x);
             }
         }
         Some(self.rank_general(b, own))
@@ -473,6 +467,24 @@ impl PlacementIndex {
     /// Black's, as [`PlacementIndex::unrank_pieces`] gives them).
     #[inline]
     pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
+        if self.flat {
+            if let Some(x) = self.rank_list(pieces) {
+                return Ok(x);
+            }
+        }
+        self.rank_grouped(pieces)
+    }
+
+    /// [`Split::rank_list`] for a pawnless material (its own function: a small frame,
+    /// apart from the general path's).
+    #[inline(never)]
+    fn rank_list(&self, pieces: &[(Piece, Square)]) -> Option<u64> {
+        self.splits[0].rank_list(&self.order, self.total, pieces)
+    }
+
+    /// [`PlacementIndex::rank_pieces`] by grouping the pieces by kind.
+    #[inline(never)]
+    fn rank_grouped(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
         let mut b = Bucketed::EMPTY;
         if !b.read_ordered(&self.order, self.signature, pieces) {
             b = bucket(
@@ -594,12 +606,29 @@ impl PlacementIndex {
 
     /// Fill `out` with the canonical placement with this index (false when out of range,
     /// `out` then empty). At most 32 pieces (the material's count), so it never overflows.
-    #[inline(never)]
+    #[inline]
     pub fn unrank_into(&self, index: u64, out: &mut PieceList) -> bool {
         if index >= self.size {
             out.clear();
             return false;
         }
+        if self.flat && self.unrank_list(index, out) {
+            return true;
+        }
+        self.unrank_visited(index, out)
+    }
+
+    /// [`Split::unrank_list`] for a pawnless material (its own function, as
+    /// [`PlacementIndex::rank_list`]).
+    #[inline(never)]
+    fn unrank_list(&self, index: u64, out: &mut PieceList) -> bool {
+        self.splits[0].unrank_list(index, self.total, out)
+    }
+
+    /// [`PlacementIndex::unrank_into`] through [`PlacementIndex::unrank_visit`] (`index`
+    /// in range).
+    #[inline(never)]
+    fn unrank_visited(&self, index: u64, out: &mut PieceList) -> bool {
         // the list is set to its full length and each slot written in place (the visit
         // hands out each slot of the kind-ordered list once); no copy of a buffer, whose
         // wide loads would wait for the narrow stores that wrote it

@@ -6,14 +6,20 @@
 //! this path does not cover (both own halves symmetric and the first tail piece on the
 //! centre file or a passed pawn) are left to it.
 //!
+//! Pawnless materials read and write kind-ordered piece lists here directly
+//! ([`Split::rank_list`], [`Split::unrank_list`]): every piece has a fixed slot, so the list
+//! is checked and read in place and written slot by slot, with no grouping by kind.
+//!
 //! The fold, when both own halves are symmetric and the first tail piece stands off the
 //! centre file: that piece is put on the left, its digit is its rank among the empty left
 //! points of its region, and the other pieces are ranked in full as usual.
 
+use super::bucket::{piece_code, Own, BIT};
 use super::espace;
+use super::placement::PieceList;
 use super::split::{Decoded, Split};
 use super::tail::{below, Region, LEFT_FILES, MIRROR_IF, RED_HALF};
-use crate::board::{Piece, Square};
+use crate::board::{Color, Piece, Role, Square};
 
 /// Mirror the squares left-right if asked.
 #[inline(always)]
@@ -23,55 +29,114 @@ fn mirror_if(sq: &mut [u8], mirrored: bool) {
     }
 }
 
+/// Dispatch on the number of tail groups to a routine with loops of known length.
+macro_rules! by_groups {
+    ($n:expr, $f:ident::<N>($($arg:expr),*)) => {
+        match $n {
+            0 => $f::<0>($($arg),*),
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+
 impl Split {
     /// Index within the split of a placement bucketed by kind, with its own-half entries
     /// and their mirror flags. None when the general path must rank it.
     #[inline(always)]
-    pub(super) fn rank_plain(
-        &self,
-        sq: &[u8; 32],
-        r: (usize, bool),
-        b: (usize, bool),
-    ) -> Option<u64> {
-        match self.tail.groups.len() {
-            0 => self.rank_plain_n::<0>(sq, r, b),
-            1 => self.rank_plain_n::<1>(sq, r, b),
-            2 => self.rank_plain_n::<2>(sq, r, b),
-            3 => self.rank_plain_n::<3>(sq, r, b),
-            4 => self.rank_plain_n::<4>(sq, r, b),
-            5 => self.rank_plain_n::<5>(sq, r, b),
-            6 => self.rank_plain_n::<6>(sq, r, b),
-            7 => self.rank_plain_n::<7>(sq, r, b),
-            _ => self.rank_plain_n::<8>(sq, r, b),
+    pub(super) fn rank_plain(&self, sq: &[u8; 32], r: Own, b: Own) -> Option<u64> {
+        fn go<const N: usize>(split: &Split, sq: &[u8; 32], r: Own, b: Own) -> Option<u64> {
+            let ts = std::array::from_fn(|j| sq[split.tail_slot[j] as usize & 31]);
+            split.rank_squares::<N, false>(ts, r, b)
         }
+        by_groups!(self.tail.groups.len(), go::<N>(self, sq, r, b))
     }
 
+    /// Index of a pawnless placement given as a piece list in kind order (`order[i]` the
+    /// [`piece_code`] expected at slot `i`, `total` pieces). None for any other list, for
+    /// a piece off its points or on an occupied one, and for the placements the general
+    /// path ranks: the caller then takes that path, which also names the error.
     #[inline(always)]
-    fn rank_plain_n<const N: usize>(
+    pub(super) fn rank_list(
         &self,
-        sq: &[u8; 32],
-        (ir, mr): (usize, bool),
-        (ib, mb): (usize, bool),
+        order: &[u16; 32],
+        total: usize,
+        pieces: &[(Piece, Square)],
+    ) -> Option<u64> {
+        fn go<const N: usize>(
+            split: &Split,
+            order: &[u16; 32],
+            total: usize,
+            pieces: &[(Piece, Square)],
+        ) -> Option<u64> {
+            if pieces.len() != total {
+                return None;
+            }
+            // one pass without early exit: the kinds compared, the squares copied
+            let mut squares = [u8::MAX; 32];
+            let mut other = 0;
+            for ((&(p, s), &o), q) in pieces.iter().zip(order).zip(&mut squares) {
+                other |= piece_code(p) ^ o;
+                *q = s as u8;
+            }
+            if other != 0 {
+                return None;
+            }
+            let sq = |slot: u8| squares[slot as usize & 31];
+            let own = |c: Color| {
+                let slots = &split.own_slot[c.index()];
+                let none = std::iter::empty();
+                split.lists[c.index()].entry_of(c, |k| sq(slots[k % slots.len()]), none)
+            };
+            let (r, b) = (own(Color::Red)?, own(Color::Black)?);
+            let ts = std::array::from_fn(|j| sq(split.tail_slot[j]));
+            split.rank_squares::<N, true>(ts, r, b)
+        }
+        by_groups!(self.tail.groups.len(), go::<N>(self, order, total, pieces))
+    }
+
+    /// Index within the split of tail squares `ts` (as given) with the own-half entries
+    /// and their mirror flags. With `CHECK`, None unless the tail pieces stand on distinct
+    /// empty points (the own-half entries are valid and lie in opposite halves, so that
+    /// makes the whole placement one piece per point).
+    #[inline(always)]
+    fn rank_squares<const N: usize, const CHECK: bool>(
+        &self,
+        mut ts: [u8; N],
+        (ir, mr): Own,
+        (ib, mb): Own,
     ) -> Option<u64> {
         let [lr, lb] = &self.lists;
-        let mut ts = [0u8; N];
-        for (j, t) in ts.iter_mut().enumerate() {
-            *t = sq[self.tail_slot[j] as usize & 31];
-        }
         let (r_asym, b_asym) = (ir < lr.asym, ib < lb.asym);
-        if r_asym || b_asym {
+        // one branch on "both symmetric" (rare), not two on the coin tosses: an entry is
+        // symmetric when its difference to the asymmetric count is not negative (the
+        // counts are far below 2^63)
+        let both_sym = (ir.wrapping_sub(lr.asym) | ib.wrapping_sub(lb.asym)) as isize >= 0;
+        if !both_sym {
             // the first asymmetric own half decides the orientation (a coin toss for
             // random placements, so no branch)
             let mirrored = std::hint::select_unpredictable(r_asym, mr, mb);
             let b_mirrored = mb != mirrored;
             let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize];
             mirror_if(&mut ts, mirrored);
+            if CHECK && !on_empty_points(&ts, occ) {
+                return None;
+            }
             let x = espace::rank_single::<N>(&self.tail, &self.single_base, occ, &ts, None);
-            return Some(self.base_fixed(ir, ib, b_asym, b_mirrored) + x);
+            return Some(self.offset + self.base_fixed(ir, ib, b_asym, b_mirrored) + x);
         }
         let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[0];
+        if CHECK && !on_empty_points(&ts, occ) {
+            return None;
+        }
         if N == 0 {
-            return Some(self.sym_base(ir, ib));
+            return Some(self.offset + self.sym_base(ir, ib));
         }
         let s0 = ts[0];
         if s0 % 9 == 4 || self.tail.groups[0].region != Region::Board {
@@ -81,7 +146,7 @@ impl Split {
         mirror_if(&mut ts, mirrored);
         let pair = (LEFT_FILES & !occ & below(ts[0])).count_ones() as u64;
         let x = espace::rank_single::<N>(&self.tail, &self.single_base, occ, &ts, Some(pair));
-        Some(self.sym_base(ir, ib) + x)
+        Some(self.offset + self.sym_base(ir, ib) + x)
     }
 
     /// Hand the pieces of a decoded index to `put` (own halves, then the tail). False,
@@ -92,37 +157,62 @@ impl Split {
         d: &Decoded,
         put: &mut impl FnMut(usize, Piece, Square),
     ) -> bool {
-        match self.tail.groups.len() {
-            0 => self.unrank_plain_n::<0>(d, put),
-            1 => self.unrank_plain_n::<1>(d, put),
-            2 => self.unrank_plain_n::<2>(d, put),
-            3 => self.unrank_plain_n::<3>(d, put),
-            4 => self.unrank_plain_n::<4>(d, put),
-            5 => self.unrank_plain_n::<5>(d, put),
-            6 => self.unrank_plain_n::<6>(d, put),
-            7 => self.unrank_plain_n::<7>(d, put),
-            _ => self.unrank_plain_n::<8>(d, put),
+        fn go<const N: usize>(
+            split: &Split,
+            d: &Decoded,
+            put: &mut impl FnMut(usize, Piece, Square),
+        ) -> bool {
+            let Some(ts) = split.tail_squares::<N>(d) else {
+                return false;
+            };
+            split.put_own(d, put);
+            for (j, s) in ts.into_iter().enumerate() {
+                put(split.out_slot[j] as usize, split.group_piece[j], s);
+            }
+            true
         }
+        by_groups!(self.tail.groups.len(), go::<N>(self, d, put))
     }
 
+    /// Write the pawnless placement with index `x` within the split into `out` as a
+    /// kind-ordered list of `total` pieces. False, with `out` unspecified, when the
+    /// general path must unrank it.
     #[inline(always)]
-    fn unrank_plain_n<const N: usize>(
-        &self,
-        d: &Decoded,
-        put: &mut impl FnMut(usize, Piece, Square),
-    ) -> bool {
+    pub(super) fn unrank_list(&self, x: u64, total: usize, out: &mut PieceList) -> bool {
+        fn go<const N: usize>(split: &Split, x: u64, total: usize, out: &mut PieceList) -> bool {
+            let d = split.decode(x);
+            let Some(ts) = split.tail_squares::<N>(&d) else {
+                return false;
+            };
+            // every slot below `total` is written once below (own halves, then the tail)
+            *out = PieceList::from([(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32]);
+            split.put_own(&d, &mut |slot, p, s| out[slot & 31] = (p, s));
+            for (j, s) in ts.into_iter().enumerate() {
+                out[split.out_slot[j] as usize & 31] = (split.group_piece[j], s);
+            }
+            out.truncate(total);
+            true
+        }
+        by_groups!(self.tail.groups.len(), go::<N>(self, x, total, out))
+    }
+
+    /// The tail squares of a decoded index, group by group. None when the general path
+    /// must unrank it (both own halves symmetric and the first tail piece on the centre
+    /// file or a passed pawn).
+    #[inline(always)]
+    fn tail_squares<const N: usize>(&self, d: &Decoded) -> Option<[Square; N]> {
         let digits = espace::digits::<N>(&self.tail, d.x);
         let mut first_e = None;
         if d.folded && N > 0 {
             if self.tail.groups[0].region != Region::Board {
-                return false;
+                return None;
             }
             let [lr, lb] = &self.lists;
             let occ = lr.entries[d.ir].occ | lb.entries[d.ib].occ_black[0];
             let left = LEFT_FILES & !occ;
             let k = digits[0];
             if k >= left.count_ones() as u64 {
-                return false; // the first piece stands on the centre file
+                return None; // the first piece stands on the centre file
             }
             // the k-th empty left point: Red's half first, then Black's
             let n_red = (left & RED_HALF).count_ones() as u64;
@@ -131,14 +221,21 @@ impl Split {
             let s = std::hint::select_unpredictable(k < n_red, red, black);
             first_e = Some(s - (occ & below(s)).count_ones() as u8);
         }
-        self.put_own(d, put);
+        let mut ts = [Square::ALL[0]; N];
         espace::unrank_single_digits::<N>(
             &self.single_base,
             &digits,
             first_e,
             &self.space(d),
-            |j, s| put(self.out_slot[j] as usize, self.group_piece[j], s),
+            |j, s| ts[j] = s,
         );
-        true
+        Some(ts)
     }
+}
+
+/// The squares are distinct points of the board outside `occ`.
+#[inline(always)]
+fn on_empty_points(ts: &[u8], occ: u128) -> bool {
+    let tail = ts.iter().fold(0u128, |m, &s| m | BIT[s as usize & 127]);
+    tail & occ == 0 && tail.count_ones() as usize == ts.len()
 }

@@ -36,9 +36,10 @@ pub(super) struct Split {
     /// Empty own-half points of Red's and Black's entries.
     pub(super) empties: [Arc<Empties>; 2],
     pub(super) t_full: u64,
-    /// Black's placements (both mirror members of its asymmetric entries) times `t_full`.
-    pub(super) nb_t: u64,
-    /// `nb_t` and `t_full` as reciprocals for fast division.
+    /// Black's placements (both mirror members of its asymmetric entries).
+    pub(super) nb: u64,
+    /// `nb · t_full` (the block of an asymmetric Red entry) and `t_full` as reciprocals
+    /// for fast division.
     pub(super) nb_t_div: StrengthReducedU64,
     pub(super) t_div: StrengthReducedU64,
     /// The split's size is below 2^32: decode in 32 bits with these.
@@ -64,6 +65,8 @@ pub(super) struct Split {
     pub(super) out_slot: [u8; 8],
     /// Slot of each own-half piece of Red's and Black's entries in that list.
     pub(super) own_slot: [[u8; MAX_OWN]; 2],
+    /// The own-half pieces of Red's and Black's entries (as [`HalfList::roles`]).
+    pub(super) own_piece: [[Piece; MAX_OWN]; 2],
 }
 
 /// Where an index within a split points.
@@ -232,7 +235,7 @@ impl Split {
             },
             empties: [lists[0].empties(), lists[1].empties()],
             t_full,
-            nb_t,
+            nb,
             nb_t_div: StrengthReducedU64::new(nb_t.max(1)),
             t_div: StrengthReducedU64::new(t_full.max(1)),
             small: false,
@@ -247,6 +250,8 @@ impl Split {
             tail_slot,
             out_slot,
             own_slot,
+            own_piece: [Color::Red, Color::Black]
+                .map(|c| lists[c.index()].roles.map(|r| Piece::new(c, r))),
         };
         let b_asym = big((lists[1].asym as u64).checked_mul(t_full))?;
         for er in &lists[0].entries[lists[0].asym..] {
@@ -347,22 +352,23 @@ impl Split {
         let [lr, lb] = &self.lists;
         let t = self.t_full;
         if x < self.a_part {
-            let (q, ib_full);
+            // mixed radix (Red's entry, Black's placement, tail): the two quotients are
+            // independent divisions
+            let (ir, pair);
             if self.small {
-                q = self.nb_t_div32.quot(x as u32) as u64;
-                x -= q * self.nb_t;
-                ib_full = self.t_div32.quot(x as u32) as u64;
+                ir = self.nb_t_div32.quot(x as u32) as u64;
+                pair = self.t_div32.quot(x as u32) as u64;
             } else {
-                q = x / self.nb_t_div;
-                x -= q * self.nb_t;
-                ib_full = x / self.t_div;
+                ir = x / self.nb_t_div;
+                pair = x / self.t_div;
             }
+            let ib_full = pair - ir * self.nb;
             let b_mirrored = ib_full >= lb.entries.len() as u64;
             return Decoded {
-                ir: q as usize,
+                ir: ir as usize,
                 ib: ib_full as usize - b_mirrored as usize * lb.entries.len(),
                 b_mirrored,
-                x: x - ib_full * t,
+                x: x - pair * t,
                 folded: false,
             };
         }
@@ -401,21 +407,15 @@ impl Split {
     #[inline(always)]
     pub(super) fn put_own(&self, d: &Decoded, put: &mut impl FnMut(usize, Piece, Square)) {
         let [lr, lb] = &self.lists;
-        let (er, eb) = (&lr.entries[d.ir], &lb.entries[d.ib]);
-        for k in 0..lr.len_pieces() {
-            put(
-                self.own_slot[0][k] as usize,
-                Piece::new(Color::Red, lr.roles[k]),
-                er.placed[0][k],
-            );
+        let red = &lr.entries[d.ir].placed[0];
+        let black = &lb.entries[d.ib].placed[1 + d.b_mirrored as usize];
+        let [sr, sb] = &self.own_slot;
+        let [pr, pb] = &self.own_piece;
+        for ((&slot, &p), &s) in sr.iter().zip(pr).zip(red).take(self.own[0] as usize) {
+            put(slot as usize, p, s);
         }
-        let bsq = &eb.placed[1 + d.b_mirrored as usize];
-        for (k, &s) in bsq.iter().enumerate().take(lb.len_pieces()) {
-            put(
-                self.own_slot[1][k] as usize,
-                Piece::new(Color::Black, lb.roles[k]),
-                s,
-            );
+        for ((&slot, &p), &s) in sb.iter().zip(pb).zip(black).take(self.own[1] as usize) {
+            put(slot as usize, p, s);
         }
     }
 

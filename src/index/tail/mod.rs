@@ -78,10 +78,14 @@ pub struct Tail {
     pub groups: Vec<Group>,
     /// Radix of each group (1 beyond the groups).
     radix: [u64; MAX_GROUPS],
-    /// The radices as reciprocals for fast division, in 64 and in 32 bits (a group's
-    /// radix is at most C(90, 5), well below 2^32).
+    /// The radices as reciprocals for fast division.
     radix_div: [StrengthReducedU64; MAX_GROUPS],
-    radix_div32: [Div32; MAX_GROUPS],
+    /// `suffix[j]` (the product of the radices from group `j` on) as reciprocals, for
+    /// the digits of a rank by independent divisions; 32-bit ones when the full size is
+    /// below 2^32 (`small`).
+    suffix_div: [StrengthReducedU64; MAX_GROUPS],
+    suffix_div32: [Div32; MAX_GROUPS],
+    small: bool,
     suffix: Vec<u64>,
     /// Folded sizes already computed, by packed (group, state).
     memo: FxHashMap<u32, u64>,
@@ -187,10 +191,17 @@ impl Tail {
         for j in (0..groups.len()).rev() {
             suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
         }
+        let suffix_at = |j: usize| suffix.get(j).copied().unwrap_or(1).max(1);
+        let small = suffix[0] <= u32::MAX as u64;
         Tail {
             all_single: groups.iter().all(|g| g.count == 1),
             radix_div: radix.map(|r| StrengthReducedU64::new(r.max(1))),
-            radix_div32: radix.map(|r| Div32::new((r as u32).max(1))),
+            suffix_div: std::array::from_fn(|j| StrengthReducedU64::new(suffix_at(j))),
+            // below 2^32 when `small` (each suffix divides the full size)
+            suffix_div32: std::array::from_fn(|j| {
+                Div32::new(suffix_at(j).min(u32::MAX as u64) as u32)
+            }),
+            small,
             groups,
             radix,
             suffix,
@@ -210,10 +221,14 @@ impl Tail {
         self.radix_div[j & 7]
     }
 
-    /// [`Tail::radix_div`] in 32 bits.
+    /// `x / suffix[j]` for a rank `x` below the full size: the rank of groups `..j`.
     #[inline(always)]
-    pub fn radix_div32(&self, j: usize) -> Div32 {
-        self.radix_div32[j & 7]
+    pub fn rank_before(&self, x: u64, j: usize) -> u64 {
+        if self.small {
+            self.suffix_div32[j & 7].quot(x as u32) as u64
+        } else {
+            x / self.suffix_div[j & 7]
+        }
     }
 
     /// Every group holds one piece.
