@@ -62,17 +62,10 @@ fn count_below(placed: &[u8], e: u8) -> u8 {
 #[inline(always)]
 pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64 {
     // loops of known length, unrolled per group count
-    match tail.groups.len() {
-        0 => 0,
-        1 => rank_single::<1>(tail, base, own, sq, None),
-        2 => rank_single::<2>(tail, base, own, sq, None),
-        3 => rank_single::<3>(tail, base, own, sq, None),
-        4 => rank_single::<4>(tail, base, own, sq, None),
-        5 => rank_single::<5>(tail, base, own, sq, None),
-        6 => rank_single::<6>(tail, base, own, sq, None),
-        7 => rank_single::<7>(tail, base, own, sq, None),
-        _ => rank_single::<8>(tail, base, own, sq, None),
-    }
+    by_groups!(
+        tail.groups.len(),
+        rank_single::<N>(tail, base, own, sq, None)
+    )
 }
 
 /// Rank of a tail of `N` single pieces on squares `sq` (canonical orientation). With
@@ -135,17 +128,10 @@ pub fn unrank(
 ) {
     if tail.all_single() {
         let base = single_base;
-        match tail.groups.len() {
-            0 => {}
-            1 => unrank_single::<1>(tail, base, x, space, put),
-            2 => unrank_single::<2>(tail, base, x, space, put),
-            3 => unrank_single::<3>(tail, base, x, space, put),
-            4 => unrank_single::<4>(tail, base, x, space, put),
-            5 => unrank_single::<5>(tail, base, x, space, put),
-            6 => unrank_single::<6>(tail, base, x, space, put),
-            7 => unrank_single::<7>(tail, base, x, space, put),
-            _ => unrank_single::<8>(tail, base, x, space, put),
-        }
+        by_groups!(
+            tail.groups.len(),
+            unrank_single::<N>(tail, base, x, space, put)
+        );
     } else {
         unrank_groups(tail, base, x, space, put)
     }

@@ -29,23 +29,6 @@ fn mirror_if(sq: &mut [u8], mirrored: bool) {
     }
 }
 
-/// Dispatch on the number of tail groups to a routine with loops of known length.
-macro_rules! by_groups {
-    ($n:expr, $f:ident::<N>($($arg:expr),*)) => {
-        match $n {
-            0 => $f::<0>($($arg),*),
-            1 => $f::<1>($($arg),*),
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            7 => $f::<7>($($arg),*),
-            _ => $f::<8>($($arg),*),
-        }
-    };
-}
-
 impl Split {
     /// Index within the split of a placement bucketed by kind, with its own-half entries
     /// and their mirror flags. None when the general path must rank it.
