@@ -277,8 +277,9 @@ impl Split {
             split.sym_r.push(big(last.checked_add(block))?);
         }
         split.size = big(a_part.checked_add(*split.sym_r.last().expect("nonempty")))?;
-        // in a split below 2^32 every block (of `nb_t` when Red's entries are asymmetric,
-        // else of `t_full`) that is decoded is below 2^32 too
+        // in a split below 2^32 every number `decode` divides (an index within the split
+        // or within a symmetric Red entry's block) is below 2^32; a divisor above 2^32
+        // (clamped below) would give the true quotient 0 for such a number
         split.small = split.size <= u32::MAX as u64;
         if split.small {
             let d32 = |d: u64| Div32::new(d.clamp(1, u32::MAX as u64) as u32);
