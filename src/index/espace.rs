@@ -83,12 +83,21 @@ pub(super) fn rank_single<const N: usize>(
     sq: &[u8],
     first: Option<u64>,
 ) -> u64 {
-    let mut e = [0u8; N];
+    let e: [u8; N] = std::array::from_fn(|j| e_rank(own, sq[j]));
+    rank_eranks::<N>(tail, base, &e, first)
+}
+
+/// [`rank_single`] from the E-ranks `e` of the pieces (distinct empty points).
+#[inline(always)]
+pub(super) fn rank_eranks<const N: usize>(
+    tail: &Tail,
+    base: &[u8; 8],
+    e: &[u8; N],
+    first: Option<u64>,
+) -> u64 {
     let mut x = 0u64;
     for j in 0..N {
-        let b = base[j];
-        e[j] = e_rank(own, sq[j]);
-        let r = (e[j] - b - count_below(&e[..j], e[j])) as u64;
+        let r = (e[j] - base[j] - count_below(&e[..j], e[j])) as u64;
         let r = if j == 0 { first.unwrap_or(r) } else { r };
         x = x * tail.radix(j) + r;
     }
@@ -158,17 +167,17 @@ fn unrank_single<const N: usize>(
     space: &Space,
     put: impl FnMut(usize, Square),
 ) {
-    unrank_single_digits::<N>(base, &digits::<N>(tail, x), None, space, put)
+    unrank_single_digits::<N>(base, &digits::<N>(tail, x), None, |e| space.square(e), put)
 }
 
-/// Inverse of [`rank_single`] from the digits: hands each group's square to `put`. With
-/// `first_e`, group 0 stands on that E-rank whatever its digit.
+/// Inverse of [`rank_single`] from the digits: hands each group's square (`square` of its
+/// E-rank) to `put`. With `first_e`, group 0 stands on that E-rank whatever its digit.
 #[inline(always)]
 pub(super) fn unrank_single_digits<const N: usize>(
     base: &[u8; 8],
     d: &[u64; N],
     first_e: Option<u8>,
-    space: &Space,
+    square: impl Fn(u8) -> Square,
     mut put: impl FnMut(usize, Square),
 ) {
     // E-ranks of the earlier groups, kept in increasing order
@@ -184,7 +193,7 @@ pub(super) fn unrank_single_digits<const N: usize>(
         if j == 0 {
             e = first_e.unwrap_or(e);
         }
-        put(j, space.square(e));
+        put(j, square(e));
         // insert by one branch-free bubble pass
         sorted[j] = e;
         for k in (0..j).rev() {

@@ -23,15 +23,20 @@
 //! pieces are each alone of their kind take a shorter path ([`super::plain`]) with the
 //! same numbering; in a pawnless material every piece of such a split has a fixed slot of
 //! the kind-ordered list, which is then read and written in place, in functions of their
-//! own (small frames apart from the general path's).
+//! own (small frames apart from the general path's). When such a material's own halves
+//! have few placements, every pair of them has its own tables ([`super::pairs`]): a tail
+//! piece is then one table read each way.
+//!
+//! The forms a placement comes in (piece list, setup, position) are in [`super::forms`].
 
 use super::bucket::{bucket, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
 use super::espace;
 use super::half::HalfList;
+use super::kinds::KindPattern;
 use super::material::Material;
 use super::split::{Split, TailPlace, TailRef};
 use super::tail::{bits, mirror_mask, TailMasks, BLACK_HALF, MIRROR_IF, RED_HALF};
-use crate::board::{Color, Piece, Position, Role, Setup, Square};
+use crate::board::{Color, Piece, Role, Square};
 use arrayvec::ArrayVec;
 
 /// A placement as a list of pieces with their squares (at most 32).
@@ -84,25 +89,27 @@ pub struct TailCtx {
 /// Dense mirror-folded index of the placements of one material.
 #[derive(Debug)]
 pub struct PlacementIndex {
-    material: Material,
+    pub(super) material: Material,
     /// Piece counts by [`Piece::index`].
-    counts: [u8; 14],
+    pub(super) counts: [u8; 14],
     /// The counts as one number: 4 bits per kind (see [`KIND_WEIGHT`]).
-    signature: u64,
+    pub(super) signature: u64,
     /// Number of pieces.
-    total: usize,
+    pub(super) total: usize,
     /// First slot of each kind in a [`Bucketed`] placement (prefix sums of `counts`).
-    kind_start: [u8; 15],
+    pub(super) kind_start: [u8; 15],
     /// The piece ([`piece_code`]) at each slot of a placement in kind order.
-    order: [u16; 32],
+    pub(super) order: [u16; 32],
+    /// The same as a byte pattern (see [`super::kinds`]).
+    pub(super) kinds: KindPattern,
     /// No pawns: one split.
-    pawnless: bool,
+    pub(super) pawnless: bool,
     /// No pawns and every tail piece alone of its kind: piece lists are read and written
     /// in place ([`Split::rank_list`], [`Split::unrank_list`]).
-    flat: bool,
-    splits: Vec<Split>,
-    split_of: [[Option<usize>; 6]; 6],
-    size: u64,
+    pub(super) flat: bool,
+    pub(super) splits: Vec<Split>,
+    pub(super) split_of: [[Option<usize>; 6]; 6],
+    pub(super) size: u64,
 }
 
 /// Where one placement stands in the index: its split, own-half entries and orientation.
@@ -155,15 +162,12 @@ impl PlacementIndex {
             kind_start,
             order: {
                 let mut t = [0u16; 32];
-                let kinds = Color::ALL
-                    .iter()
-                    .flat_map(|&c| Role::ALL.map(|r| Piece::new(c, r)));
-                let slots = kinds.flat_map(|p| std::iter::repeat_n(p, counts[p.index()] as usize));
-                for (slot, p) in t.iter_mut().zip(slots) {
+                for (slot, p) in t.iter_mut().zip(kind_order(&counts)) {
                     *slot = piece_code(p);
                 }
                 t
             },
+            kinds: KindPattern::new(kind_order(&counts)),
             total: counts.iter().map(|&c| c as usize).sum(),
             pawnless: pawns == [0, 0],
             flat: pawns == [0, 0] && splits.len() == 1 && splits[0].plain,
@@ -319,7 +323,7 @@ impl PlacementIndex {
     }
 
     #[inline(always)]
-    fn rank_bucketed(&self, b: &Bucketed) -> Option<u64> {
+    pub(super) fn rank_bucketed(&self, b: &Bucketed) -> Option<u64> {
         let own = self.own_entries(b)?;
         let split = &self.splits[own.0];
         if split.plain {
@@ -360,7 +364,11 @@ impl PlacementIndex {
     /// square to `put` (Red's own-half pieces, Black's, then the tail groups in order).
     /// False when out of range.
     #[inline(always)]
-    fn unrank_visit(&self, index: u64, mut put: impl FnMut(usize, Piece, Square)) -> bool {
+    pub(super) fn unrank_visit(
+        &self,
+        index: u64,
+        mut put: impl FnMut(usize, Piece, Square),
+    ) -> bool {
         if index >= self.size {
             return false;
         }
@@ -425,7 +433,7 @@ impl PlacementIndex {
         true
     }
 
-    fn wrong_material(&self, counts: &[u8; 14]) -> IndexError {
+    pub(super) fn wrong_material(&self, counts: &[u8; 14]) -> IndexError {
         let mut by_color = [[0u8; 7]; 2];
         for c in Color::ALL {
             for r in Role::ALL {
@@ -441,84 +449,6 @@ impl PlacementIndex {
                 found
             },
         }
-    }
-
-    /// Index of a placement (its mirror image has the same index).
-    pub fn rank(&self, setup: &Setup) -> Result<u64, IndexError> {
-        let b = bucket(
-            &self.kind_start,
-            (0u8..)
-                .zip(setup.board.iter())
-                .filter_map(|(s, p)| p.map(|p| (p.index(), s))),
-        );
-        if !b.fits(self.signature, self.total) {
-            let mut counts = [0u8; 14];
-            for p in setup.board.iter().flatten() {
-                counts[p.index()] = counts[p.index()].saturating_add(1);
-            }
-            return Err(self.wrong_material(&counts));
-        }
-        self.rank_bucketed(&b)
-            .ok_or_else(|| IndexError::BadPoint(setup.board_fen()))
-    }
-
-    /// Index of a placement given as a piece list (the fast form; any order, fastest in
-    /// kind order: Red's king, advisors, elephants, horses, rooks, cannons, pawns, then
-    /// Black's, as [`PlacementIndex::unrank_pieces`] gives them).
-    #[inline]
-    pub fn rank_pieces(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
-        if self.flat {
-            if let Some(x) = self.rank_list(pieces) {
-                return Ok(x);
-            }
-        }
-        self.rank_grouped(pieces)
-    }
-
-    /// [`Split::rank_list`] for a pawnless material (its own function: a small frame,
-    /// apart from the general path's).
-    #[inline(never)]
-    fn rank_list(&self, pieces: &[(Piece, Square)]) -> Option<u64> {
-        self.splits[0].rank_list(&self.order, self.total, pieces)
-    }
-
-    /// [`PlacementIndex::rank_pieces`] by grouping the pieces by kind.
-    #[inline(never)]
-    fn rank_grouped(&self, pieces: &[(Piece, Square)]) -> Result<u64, IndexError> {
-        let mut b = Bucketed::EMPTY;
-        if !b.read_ordered(&self.order, self.signature, pieces) {
-            b = bucket(
-                &self.kind_start,
-                pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
-            );
-        }
-        if b.fits(self.signature, self.total) {
-            if let Some(x) = self.rank_bucketed(&b) {
-                return Ok(x);
-            }
-        }
-        Err(self.rank_error(pieces))
-    }
-
-    /// Why a piece list has no index: another material, or a piece where the index
-    /// cannot place it (two pieces on one point included).
-    #[cold]
-    #[inline(never)]
-    fn rank_error(&self, pieces: &[(Piece, Square)]) -> IndexError {
-        let mut counts = [0u8; 14];
-        for &(p, _) in pieces {
-            counts[p.index()] = counts[p.index()].saturating_add(1);
-        }
-        if counts != self.counts {
-            return self.wrong_material(&counts);
-        }
-        IndexError::BadPoint(
-            pieces
-                .iter()
-                .map(|(p, s)| format!("{}{}", p.char(), s))
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
     }
 
     /// Prepare [`PlacementIndex::rank_tail_move`] for placements derived from `pieces` by
@@ -585,108 +515,13 @@ impl PlacementIndex {
         };
         Some(ctx.base + split.rank_tail(ctx.occ, tail.borrow()))
     }
+}
 
-    /// The canonical placement with this index as a piece list (the fast form) in kind
-    /// order: Red's king, advisors, elephants, horses, rooks, cannons and pawns, then
-    /// Black's (the order [`PlacementIndex::rank_pieces`] reads fastest).
-    #[inline(always)]
-    pub fn unrank_pieces(&self, index: u64) -> Result<PieceList, IndexError> {
-        let mut out = PieceList::new();
-        // built in the caller's frame (inlined): returning a list filled elsewhere costs a
-        // copy whose wide loads wait for the narrow stores that wrote it
-        if self.unrank_into(index, &mut out) {
-            Ok(out)
-        } else {
-            Err(IndexError::OutOfRange {
-                index,
-                size: self.size,
-            })
-        }
-    }
-
-    /// Fill `out` with the canonical placement with this index (false when out of range,
-    /// `out` then empty). At most 32 pieces (the material's count), so it never overflows.
-    #[inline]
-    pub fn unrank_into(&self, index: u64, out: &mut PieceList) -> bool {
-        if index >= self.size {
-            out.clear();
-            return false;
-        }
-        if self.flat && self.unrank_list(index, out) {
-            return true;
-        }
-        self.unrank_visited(index, out)
-    }
-
-    /// [`Split::unrank_list`] for a pawnless material (its own function, as
-    /// [`PlacementIndex::rank_list`]).
-    #[inline(never)]
-    fn unrank_list(&self, index: u64, out: &mut PieceList) -> bool {
-        self.splits[0].unrank_list(index, self.total, out)
-    }
-
-    /// [`PlacementIndex::unrank_into`] through [`PlacementIndex::unrank_visit`] (`index`
-    /// in range).
-    #[inline(never)]
-    fn unrank_visited(&self, index: u64, out: &mut PieceList) -> bool {
-        // the list is set to its full length and each slot written in place (the visit
-        // hands out each slot of the kind-ordered list once); no copy of a buffer, whose
-        // wide loads would wait for the narrow stores that wrote it
-        *out = PieceList::from([(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32]);
-        let ok = self.unrank_visit(index, |slot, p, s| {
-            if let Some(x) = out.get_mut(slot) {
-                *x = (p, s);
-            }
-        });
-        out.truncate(self.total);
-        ok
-    }
-
-    /// Index of a position's placement. None when the position has another material or a
-    /// piece stands where the index cannot place it.
-    #[inline]
-    pub fn rank_position(&self, pos: &Position) -> Option<u64> {
-        // the kinds' bitboards in kind order give the bucketed form directly; each kind's
-        // count is checked against the material's
-        let mut b = Bucketed::EMPTY;
-        let mut counts_ok = true;
-        for c in Color::ALL {
-            for r in Role::ALL {
-                let k = Piece::new(c, r).index();
-                let bb = pos.pieces(c, r).0;
-                counts_ok &= bb.count_ones() == self.counts[k] as u32;
-                b.all |= bb;
-                for s in bits(bb) {
-                    b.sq[b.n & 31] = s;
-                    b.n += 1;
-                }
-            }
-        }
-        b.signature = self.signature;
-        if !counts_ok || !b.fits(self.signature, self.total) {
-            return None;
-        }
-        self.rank_bucketed(&b)
-    }
-
-    /// The canonical placement with this index (Red to move).
-    pub fn unrank(&self, index: u64) -> Result<Setup, IndexError> {
-        let mut setup = Setup::empty();
-        if self.unrank_visit(index, |_, p, s| setup.put(s, p)) {
-            Ok(setup)
-        } else {
-            Err(IndexError::OutOfRange {
-                index,
-                size: self.size,
-            })
-        }
-    }
-
-    /// The canonical member of a placement's mirror pair (what `unrank(rank(p))` returns).
-    pub fn canonical(&self, setup: &Setup) -> Result<Setup, IndexError> {
-        let i = self.rank(setup)?;
-        let mut s = self.unrank(i)?;
-        s.turn = setup.turn;
-        Ok(s)
-    }
+/// The pieces of a material with these counts in kind order, one per slot: Red's kinds in
+/// [`Role::ALL`] order, then Black's.
+fn kind_order(counts: &[u8; 14]) -> impl Iterator<Item = Piece> + '_ {
+    Color::ALL
+        .iter()
+        .flat_map(|&c| Role::ALL.map(|r| Piece::new(c, r)))
+        .flat_map(|p| std::iter::repeat_n(p, counts[p.index()] as usize))
 }

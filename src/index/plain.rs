@@ -14,8 +14,9 @@
 //! centre file: that piece is put on the left, its digit is its rank among the empty left
 //! points of its region, and the other pieces are ranked in full as usual.
 
-use super::bucket::{piece_code, Own, BIT};
+use super::bucket::{Own, BIT};
 use super::espace;
+use super::kinds::{list_bytes, KindPattern, ENTRY, SQUARE};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
 use super::tail::{below, Region, LEFT_FILES, MIRROR_IF, RED_HALF};
@@ -36,42 +37,40 @@ impl Split {
     pub(super) fn rank_plain(&self, sq: &[u8; 32], r: Own, b: Own) -> Option<u64> {
         fn go<const N: usize>(split: &Split, sq: &[u8; 32], r: Own, b: Own) -> Option<u64> {
             let ts = std::array::from_fn(|j| sq[split.tail_slot[j] as usize & 31]);
+            if let Some(pairs) = &split.pairs {
+                return pairs.rank::<N>(split, ts, r, b);
+            }
             split.rank_squares::<N, false>(ts, r, b)
         }
         by_groups!(self.tail.groups.len(), go::<N>(self, sq, r, b))
     }
 
-    /// Index of a pawnless placement given as a piece list in kind order (`order[i]` the
-    /// [`piece_code`] expected at slot `i`, `total` pieces). None for any other list, for
+    /// Index of a pawnless placement given as a piece list in kind order (`kinds` the
+    /// pieces expected, `total` of them). None for any other list, for
     /// a piece off its points or on an occupied one, and for the placements the general
     /// path ranks: the caller then takes that path, which also names the error.
     #[inline(always)]
     pub(super) fn rank_list(
         &self,
-        order: &[u16; 32],
+        kinds: &KindPattern,
         total: usize,
         pieces: &[(Piece, Square)],
     ) -> Option<u64> {
         fn go<const N: usize>(
             split: &Split,
-            order: &[u16; 32],
+            kinds: &KindPattern,
             total: usize,
             pieces: &[(Piece, Square)],
         ) -> Option<u64> {
-            if pieces.len() != total {
+            let bytes = list_bytes(pieces);
+            if pieces.len() != total || !kinds.matches(bytes) {
                 return None;
             }
-            // one pass without early exit: the kinds compared, the squares copied
-            let mut squares = [u8::MAX; 32];
-            let mut other = 0;
-            for ((&(p, s), &o), q) in pieces.iter().zip(order).zip(&mut squares) {
-                other |= piece_code(p) ^ o;
-                *q = s as u8;
-            }
-            if other != 0 {
-                return None;
-            }
-            let sq = |slot: u8| squares[slot as usize & 31];
+            // every slot of the material is below `total` (no square 255)
+            let sq = |slot: u8| {
+                let at = slot as usize * ENTRY + SQUARE;
+                bytes.get(at).copied().unwrap_or(u8::MAX)
+            };
             let own = |c: Color| {
                 let slots = &split.own_slot[c.index()];
                 let none = std::iter::empty();
@@ -79,9 +78,12 @@ impl Split {
             };
             let (r, b) = (own(Color::Red)?, own(Color::Black)?);
             let ts = std::array::from_fn(|j| sq(split.tail_slot[j]));
+            if let Some(pairs) = &split.pairs {
+                return pairs.rank::<N>(split, ts, r, b);
+            }
             split.rank_squares::<N, true>(ts, r, b)
         }
-        by_groups!(self.tail.groups.len(), go::<N>(self, order, total, pieces))
+        by_groups!(self.tail.groups.len(), go::<N>(self, kinds, total, pieces))
     }
 
     /// Index within the split of tail squares `ts` (as given) with the own-half entries
@@ -163,6 +165,9 @@ impl Split {
     #[inline(always)]
     pub(super) fn unrank_list(&self, x: u64, total: usize, out: &mut PieceList) -> bool {
         fn go<const N: usize>(split: &Split, x: u64, total: usize, out: &mut PieceList) -> bool {
+            if let Some(pairs) = &split.pairs {
+                return pairs.unrank::<N>(split, x, total, out);
+            }
             let d = split.decode(x);
             let Some(ts) = split.tail_squares::<N>(&d) else {
                 return false;
@@ -205,11 +210,12 @@ impl Split {
             first_e = Some(s - (occ & below(s)).count_ones() as u8);
         }
         let mut ts = [Square::ALL[0]; N];
+        let space = self.space(d);
         espace::unrank_single_digits::<N>(
             &self.single_base,
             &digits,
             first_e,
-            &self.space(d),
+            |e| space.square(e),
             |j, s| ts[j] = s,
         );
         Some(ts)

@@ -6,6 +6,7 @@ use super::div::Div32;
 use super::espace::{self, Space};
 use super::half::{Empties, HalfList, MAX_OWN};
 use super::material::Material;
+use super::pairs::PairRows;
 use super::placement::IndexError;
 use super::tail::{Group, Region, SymState, Tail, TailMasks, BLACK_HALF, RED_HALF};
 use crate::board::{Color, Piece, Role, Square};
@@ -67,6 +68,9 @@ pub(super) struct Split {
     pub(super) own_slot: [[u8; MAX_OWN]; 2],
     /// The own-half pieces of Red's and Black's entries (as [`HalfList::roles`]).
     pub(super) own_piece: [[Piece; MAX_OWN]; 2],
+    /// Tables per pair of own-half placements, for a pawnless split whose tail pieces
+    /// are each alone of their kind and whose pairs are few (see [`super::pairs`]).
+    pub(super) pairs: Option<PairRows>,
 }
 
 /// Where an index within a split points.
@@ -252,6 +256,7 @@ impl Split {
             own_slot,
             own_piece: [Color::Red, Color::Black]
                 .map(|c| lists[c.index()].roles.map(|r| Piece::new(c, r))),
+            pairs: None,
         };
         let b_asym = big((lists[1].asym as u64).checked_mul(t_full))?;
         for er in &lists[0].entries[lists[0].asym..] {
@@ -293,6 +298,9 @@ impl Split {
                 Some(jr) => a_part + split.sym_r[jr],
             })
             .collect();
+        if plain && pawns == [0, 0] {
+            split.pairs = PairRows::new(&split);
+        }
         Ok(Some(split))
     }
 

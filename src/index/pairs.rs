@@ -1,0 +1,337 @@
+//! Tables per pair of own-half placements, for the pawnless materials whose rooks, horses
+//! and cannons are each alone of their kind and whose own halves have few placements
+//! (KRNKR, KRKN, KCKA, KRKAA, ...).
+//!
+//! Every pair of Red's entry and Black's placement (with its orientation) gets its own row:
+//! the E-rank of each square (as it stands and mirrored), the square of each E-rank, the
+//! index where its block starts, the folded rank of a first tail piece when both own halves
+//! are symmetric, and its kind-ordered piece list with the own-half pieces in place. Ranking
+//! and unranking a placement then read one table entry per tail piece instead of counting
+//! the own-half occupancy, and write the list with one copy.
+//!
+//! The numbering is [`super::plain`]'s, which is the general path's. The placements that
+//! path leaves to the general one (both own halves symmetric and the first tail piece on
+//! the centre file) are left to it here too, and so is every list that is not a placement
+//! of the material: the general path then names the error.
+
+use super::bucket::Own;
+use super::div::Div32;
+use super::espace;
+use super::placement::PieceList;
+use super::split::{Decoded, Split};
+use super::tail::Region;
+use super::tail::{below, mirror_sq, LEFT_FILES};
+use crate::board::{Color, Piece, Role, Square};
+use std::fmt;
+use strength_reduce::StrengthReducedU64;
+
+/// Most pairs (Red's entries times Black's placements) a split gets rows for: 1,024 rows of
+/// 704 bytes are 704 KiB. Kings alone take 45 rows, king against king and advisor 183, king
+/// against king and two elephants 837.
+pub(super) const MAX_PAIRS: usize = 1024;
+
+/// No E-rank (a point an own-half piece occupies, or no point), or no folded rank.
+const NONE: u8 = u8::MAX;
+
+/// The tables of one pair of own-half placements (Red's entry as it stands, Black's
+/// placement in that orientation).
+#[repr(C, align(64))]
+struct PairRow {
+    /// E-rank of each square with the placement as it stands (`[0]`) and mirrored (`[1]`),
+    /// [`NONE`] for the occupied points.
+    erank: [[u8; 128]; 2],
+    /// Square of each E-rank.
+    cells: [Square; 128],
+    /// When both own halves are symmetric: the folded rank of the first tail piece on each
+    /// square (its rank among the empty points of files a-d, after mirroring it there),
+    /// plus 128 when it stands on files f-i; [`NONE`] on the centre file and on occupied
+    /// points, and everywhere for the other pairs.
+    left: [u8; 128],
+    /// E-rank of each empty point of files a-d, in square order (both symmetric).
+    left_e: [u8; 64],
+    /// The kind-ordered piece list: the own-half pieces on their squares, the tail pieces
+    /// in their slots on a placeholder square.
+    template: [(Piece, Square); 32],
+    /// First index of the pair's block within the split.
+    base: u64,
+    /// Both own halves are symmetric: the tail is folded.
+    folded: bool,
+    /// Number of empty points of files a-d when folded, else [`NONE`] (no digit reaches it).
+    n_left: u8,
+}
+
+// one row in whole cache lines: 256 + 128 + 128 + 64 + 96 + 8 + 2, rounded up
+const _: () = assert!(std::mem::size_of::<PairRow>() == 704);
+
+/// The rows of one split, in index order: Red's entries in turn, within each Black's
+/// placements (Black's mirrored asymmetric entries after all its entries when Red's entry
+/// is asymmetric, Black's entries alone when it is symmetric), as [`Split::base_fixed`]
+/// and [`Split::sym_base`] number them.
+pub(super) struct PairRows {
+    rows: Box<[PairRow]>,
+    /// First row of each of Red's entries.
+    red_row: Box<[u32]>,
+    /// Black's entries.
+    len_b: usize,
+    /// Start of each row's block, then `u64::MAX`.
+    starts: Box<[u64]>,
+    /// Per stretch `q` of `width` indexes (from `q · width`): the row whose block holds its
+    /// first index.
+    slot: Box<[u32]>,
+    /// The length of a stretch (the shortest block), to divide by: in 32 bits when the
+    /// split's size is below 2^32.
+    width: StrengthReducedU64,
+    width32: Div32,
+}
+
+impl fmt::Debug for PairRows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PairRows({} rows)", self.rows.len())
+    }
+}
+
+impl PairRows {
+    /// The rows of a pawnless split whose tail pieces are each alone of their kind, or
+    /// None when it has more than [`MAX_PAIRS`] pairs.
+    pub(super) fn new(split: &Split) -> Option<PairRows> {
+        if split.tail.groups.iter().any(|g| g.region != Region::Board) {
+            return None; // passed pawns: not pawnless
+        }
+        let [lr, lb] = &split.lists;
+        let len_b = lb.entries.len();
+        let nb = usize::try_from(split.nb).ok()?;
+        let mut pairs = Vec::new();
+        let mut red_row = Vec::new();
+        for ir in 0..lr.entries.len() {
+            red_row.push(u32::try_from(pairs.len()).ok()?);
+            let blacks = if ir < lr.asym { nb } else { len_b };
+            if pairs.len() + blacks > MAX_PAIRS {
+                return None;
+            }
+            pairs.extend((0..blacks).map(|ib_full| (ir, ib_full)));
+        }
+        let rows: Box<[PairRow]> = pairs
+            .into_iter()
+            .map(|(ir, ib_full)| {
+                let b_mirrored = ib_full >= len_b;
+                Self::row(split, ir, ib_full - b_mirrored as usize * len_b, b_mirrored)
+            })
+            .collect();
+        let mut starts: Vec<u64> = rows.iter().map(|r| r.base).collect();
+        if starts.first() != Some(&0) || starts.windows(2).any(|w| w[0] >= w[1]) {
+            return None; // not in index order (cannot happen) or an empty block
+        }
+        // stretches as long as the shortest block: past its first index a stretch holds at
+        // most one block start (two would bound a shorter block)
+        let ends = starts.iter().skip(1).chain([&split.size]);
+        let width = ends.zip(&starts).map(|(e, b)| e - b).min()?;
+        let slot = (0..split.size.div_ceil(width))
+            .map(|q| u32::try_from(starts.partition_point(|&b| b <= q * width) - 1).ok())
+            .collect::<Option<_>>()?;
+        starts.push(u64::MAX);
+        Some(PairRows {
+            rows,
+            red_row: red_row.into(),
+            len_b,
+            starts: starts.into(),
+            slot,
+            width: StrengthReducedU64::new(width),
+            // used only when the split is below 2^32, and then so is its shortest block
+            width32: Div32::new(width.min(u32::MAX as u64) as u32),
+        })
+    }
+
+    fn row(split: &Split, ir: usize, ib: usize, b_mirrored: bool) -> PairRow {
+        let [lr, lb] = &split.lists;
+        let occ = lr.entries[ir].occ | lb.entries[ib].occ_black[b_mirrored as usize];
+        let folded = ir >= lr.asym && ib >= lb.asym;
+        let mut row = PairRow {
+            erank: [[NONE; 128]; 2],
+            cells: [Square::ALL[0]; 128],
+            left: [NONE; 128],
+            left_e: [0; 64],
+            template: [(Piece::new(Color::Red, Role::King), Square::ALL[0]); 32],
+            base: if folded {
+                split.sym_base(ir, ib)
+            } else {
+                split.base_fixed(ir, ib, ib < lb.asym, b_mirrored)
+            },
+            folded,
+            n_left: NONE,
+        };
+        let empty = (0..90u8).filter(|&s| occ >> s & 1 == 0);
+        for (e, s) in empty.enumerate() {
+            row.erank[0][s as usize] = e as u8;
+            row.erank[1][mirror_sq(s) as usize] = e as u8;
+            row.cells[e] = Square::ALL[s as usize];
+        }
+        if folded {
+            // the occupancy is symmetric: a square and its mirror image are empty together
+            let left = LEFT_FILES & !occ;
+            for s in (0..90u8).filter(|&s| s % 9 != 4 && occ >> s & 1 == 0) {
+                let (l, right) = if s % 9 < 4 {
+                    (s, 0)
+                } else {
+                    (mirror_sq(s), 128)
+                };
+                row.left[s as usize] = (left & below(l)).count_ones() as u8 + right;
+            }
+            row.n_left = 0;
+            for (k, s) in (0..90u8).filter(|&s| left >> s & 1 != 0).enumerate() {
+                row.left_e[k] = row.erank[0][s as usize];
+                row.n_left += 1;
+            }
+        }
+        let d = Decoded {
+            ir,
+            ib,
+            b_mirrored,
+            x: 0,
+            folded: false,
+        };
+        split.put_own(&d, &mut |slot, p, s| row.template[slot & 31] = (p, s));
+        for j in 0..split.tail.groups.len() {
+            row.template[split.out_slot[j] as usize & 31].0 = split.group_piece[j];
+        }
+        row
+    }
+
+    /// Index within the split of a placement given by its tail squares `ts` (as they
+    /// stand) and its own-half entries with their mirror flags; None when the tail pieces
+    /// do not stand on distinct empty points, and for the placements the general path
+    /// ranks.
+    #[inline(always)]
+    pub(super) fn rank<const N: usize>(
+        &self,
+        split: &Split,
+        ts: [u8; N],
+        (ir, mr): Own,
+        (ib, mb): Own,
+    ) -> Option<u64> {
+        let [lr, lb] = &split.lists;
+        let (r_asym, b_asym) = (ir < lr.asym, ib < lb.asym);
+        // the first asymmetric own half fixes the orientation (when both are symmetric,
+        // the row is the unmirrored pair's and the first tail piece fixes it)
+        let mirrored = std::hint::select_unpredictable(r_asym, mr, mb);
+        let b_mirrored = mb != mirrored;
+        let first_row = *self.red_row.get(ir)? as usize;
+        let row = self.rows.get(
+            first_row + ib + std::hint::select_unpredictable(b_asym & b_mirrored, self.len_b, 0),
+        )?;
+        if N == 0 {
+            return Some(row.base);
+        }
+        // folded: no branch (one pair in nine for kings alone)
+        let k = row.left[ts.first().map_or(0, |&s| s as usize & 127)];
+        let mirrored = std::hint::select_unpredictable(row.folded, k >= 128, mirrored);
+        let er = &row.erank[mirrored as usize];
+        let e: [u8; N] = std::array::from_fn(|j| er[ts[j] as usize & 127]);
+        // one piece per point (no tail piece on an own-half piece nor on another one),
+        // and a folded first piece off the centre file
+        let mut bad = row.folded & (k == NONE);
+        for j in 0..N {
+            bad |= e[j] == NONE;
+            for i in 0..j {
+                bad |= e[i] == e[j];
+            }
+        }
+        if bad {
+            return None;
+        }
+        let first = row.folded.then_some((k & 127) as u64);
+        Some(row.base + espace::rank_eranks::<N>(&split.tail, &split.single_base, &e, first))
+    }
+
+    /// Write the placement with index `x` within the split into `out` as a kind-ordered
+    /// list of `total` pieces. False, with `out` unspecified, when the general path must
+    /// unrank it.
+    ///
+    /// The row comes without a search: the stretch of indexes holding `x` names the row
+    /// whose block holds the stretch's first index, and since no block is shorter than a
+    /// stretch, at most one more block starts within it.
+    #[inline(always)]
+    pub(super) fn unrank<const N: usize>(
+        &self,
+        split: &Split,
+        x: u64,
+        total: usize,
+        out: &mut PieceList,
+    ) -> bool {
+        let q = if split.small {
+            self.width32.quot(x as u32) as usize
+        } else {
+            (x / self.width) as usize
+        };
+        let Some(&r) = self.slot.get(q) else {
+            return false;
+        };
+        // the next block may start within the stretch (the sentinel ends the rows: x is
+        // below u64::MAX)
+        let r = r as usize + self.starts.get(r as usize + 1).is_some_and(|&b| x >= b) as usize;
+        let (Some(row), Some(&start)) = (self.rows.get(r), self.starts.get(r)) else {
+            return false;
+        };
+        let digits = espace::digits::<N>(&split.tail, x - start);
+        let d0 = digits.first().copied().unwrap_or(0);
+        if d0 >= row.n_left as u64 {
+            return false; // folded, with the first piece on the centre file
+        }
+        let first_e = row.folded.then_some(row.left_e[d0 as usize & 63]);
+        // every slot below `total` is in the template (own halves) or written below (tail)
+        *out = PieceList::from(row.template);
+        espace::unrank_single_digits::<N>(
+            &split.single_base,
+            &digits,
+            first_e,
+            |e| row.cells[e as usize & 127],
+            |j, s| out[split.out_slot[j] as usize & 31].1 = s,
+        );
+        out.truncate(total);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::PlacementIndex;
+
+    /// The rows number placements as the general path does: on every index (every 97th
+    /// for KRNKR) the list the rows write is the placement the general path decodes, and
+    /// the rows rank it, its mirror image and the list reversed back to the index.
+    #[test]
+    fn rows_number_placements_as_the_general_path() {
+        for (m, step) in [
+            ("KK", 1),
+            ("KRK", 1),
+            ("KRKN", 1),
+            ("KNKA", 1),
+            ("KCKB", 1),
+            ("KAKA", 1),
+            ("KRKAA", 1),
+            ("KCAKR", 1),
+            ("KRNKR", 97),
+        ] {
+            let idx = PlacementIndex::new(m.parse().expect("material")).expect("index");
+            assert!(idx.has_pair_rows(), "{m}: no pair rows");
+            for i in (0..idx.size()).step_by(step) {
+                let list = idx.unrank_pieces(i).expect("in range");
+                let setup = idx.unrank_general(i);
+                let mut from_rows: Vec<_> = list.iter().map(|&(p, s)| (s, p)).collect();
+                from_rows.sort();
+                let general: Vec<_> = setup.pieces().collect();
+                assert_eq!(from_rows, general, "{m} {i}: {}", setup.board_fen());
+                assert_eq!(idx.rank_pieces(&list), Ok(i), "{m} {i}");
+                let mirrored: Vec<_> = list.iter().map(|&(p, s)| (p, s.mirror())).collect();
+                assert_eq!(idx.rank_pieces(&mirrored), Ok(i), "{m} {i} mirrored");
+                let mut reversed = list.clone();
+                reversed.reverse();
+                assert_eq!(idx.rank_pieces(&reversed), Ok(i), "{m} {i} reversed");
+                assert_eq!(idx.unrank(i).as_ref(), Ok(&setup), "{m} {i} setup");
+            }
+        }
+        // past the limit of pairs the general path serves (king against king, advisor and
+        // elephant: 3 · 275 + 3 · 138 = 1,239 pairs)
+        let idx = PlacementIndex::new("KCKAB".parse().expect("material")).expect("index");
+        assert!(!idx.has_pair_rows());
+    }
+}
