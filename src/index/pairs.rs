@@ -30,6 +30,15 @@ use strength_reduce::StrengthReducedU64;
 /// against king and two elephants 837.
 pub(super) const MAX_PAIRS: usize = 1024;
 
+/// Lowest square of Red's palace; Black's lowest is 63 above it.
+const KING_LOW: u8 = 3;
+/// Squares from the lowest to the highest point of a palace (d1 to f3).
+const KINGS: usize = 21;
+/// In [`PairRows::kings`]: the placement is the mirror image of its row's.
+const ROW_MIRRORED: u16 = 1 << 15;
+/// In [`PairRows::kings`]: no row (a king off its palace).
+const NO_ROW: u16 = u16::MAX;
+
 /// No E-rank (a point an own-half piece occupies, or no point), or no folded rank.
 const NONE: u8 = u8::MAX;
 
@@ -71,6 +80,10 @@ pub(super) struct PairRows {
     rows: Box<[PairRow]>,
     /// First row of each of Red's entries.
     red_row: Box<[u32]>,
+    /// When each side's own half is its king alone: per pair of king squares (Red's less
+    /// [`KING_LOW`], Black's less [`KING_LOW`] + 63), the row plus [`ROW_MIRRORED`] when the
+    /// placement stands mirrored, [`NO_ROW`] when a king is off its palace.
+    kings: Option<Box<[u16; KINGS * KINGS]>>,
     /// Black's entries.
     len_b: usize,
     /// Start of each row's block, then `u64::MAX`.
@@ -129,16 +142,33 @@ impl PairRows {
             .map(|q| u32::try_from(starts.partition_point(|&b| b <= q * width) - 1).ok())
             .collect::<Option<_>>()?;
         starts.push(u64::MAX);
-        Some(PairRows {
+        let mut pairs = PairRows {
             rows,
             red_row: red_row.into(),
+            kings: None,
             len_b,
             starts: starts.into(),
             slot,
             width: StrengthReducedU64::new(width),
             // used only when the split is below 2^32, and then so is its shortest block
             width32: Div32::new(width.min(u32::MAX as u64) as u32),
-        })
+        };
+        if lr.len_pieces() == 1 && lb.len_pieces() == 1 {
+            let mut kings = Box::new([NO_ROW; KINGS * KINGS]);
+            for (i, slot) in kings.iter_mut().enumerate() {
+                let rk = KING_LOW + (i / KINGS) as u8;
+                let bk = KING_LOW + 63 + (i % KINGS) as u8;
+                let r = lr.find_king(Color::Red, rk).flatten();
+                let b = lb.find_king(Color::Black, bk).flatten();
+                if let Some((row, mirrored)) = r.zip(b).and_then(|(r, b)| pairs.row_of(split, r, b))
+                {
+                    *slot = u16::try_from(row).ok().filter(|&r| r < ROW_MIRRORED)?
+                        | if mirrored { ROW_MIRRORED } else { 0 };
+                }
+            }
+            pairs.kings = Some(kings);
+        }
+        Some(pairs)
     }
 
     fn row(split: &Split, ir: usize, ib: usize, b_mirrored: bool) -> PairRow {
@@ -196,18 +226,30 @@ impl PairRows {
         row
     }
 
-    /// Index within the split of a placement given by its tail squares `ts` (as they
-    /// stand) and its own-half entries with their mirror flags; None when the tail pieces
-    /// do not stand on distinct empty points, and for the placements the general path
-    /// ranks.
+    /// The row and orientation of a placement whose own halves are the kings alone, on
+    /// squares `rk` and `bk`: None when the sides have other own-half pieces, Some(None)
+    /// when a king is off its palace.
     #[inline(always)]
-    pub(super) fn rank<const N: usize>(
+    pub(super) fn king_row(&self, rk: u8, bk: u8) -> Option<Option<(usize, bool)>> {
+        let kings = self.kings.as_ref()?;
+        let r = rk.wrapping_sub(KING_LOW) as usize;
+        let b = bk.wrapping_sub(KING_LOW + 63) as usize;
+        if r >= KINGS || b >= KINGS {
+            return Some(None);
+        }
+        let v = kings[r * KINGS + b];
+        Some((v != NO_ROW).then_some(((v & !ROW_MIRRORED) as usize, v & ROW_MIRRORED != 0)))
+    }
+
+    /// The row and orientation of a placement with these own-half entries and mirror
+    /// flags (None only if the entries are out of range).
+    #[inline(always)]
+    pub(super) fn row_of(
         &self,
         split: &Split,
-        ts: [u8; N],
         (ir, mr): Own,
         (ib, mb): Own,
-    ) -> Option<u64> {
+    ) -> Option<(usize, bool)> {
         let [lr, lb] = &split.lists;
         let (r_asym, b_asym) = (ir < lr.asym, ib < lb.asym);
         // the first asymmetric own half fixes the orientation (when both are symmetric,
@@ -215,9 +257,22 @@ impl PairRows {
         let mirrored = std::hint::select_unpredictable(r_asym, mr, mb);
         let b_mirrored = mb != mirrored;
         let first_row = *self.red_row.get(ir)? as usize;
-        let row = self.rows.get(
-            first_row + ib + std::hint::select_unpredictable(b_asym & b_mirrored, self.len_b, 0),
-        )?;
+        let b_off = std::hint::select_unpredictable(b_asym & b_mirrored, self.len_b, 0);
+        Some((first_row + ib + b_off, mirrored))
+    }
+
+    /// Index within the split of a placement given by its row and orientation (see
+    /// [`PairRows::row_of`]) and its tail squares `ts` (as they stand); None when the tail
+    /// pieces do not stand on distinct empty points, and for the placements the general
+    /// path ranks.
+    #[inline(always)]
+    pub(super) fn rank<const N: usize>(
+        &self,
+        split: &Split,
+        (row, mirrored): (usize, bool),
+        ts: [u8; N],
+    ) -> Option<u64> {
+        let row = self.rows.get(row)?;
         if N == 0 {
             return Some(row.base);
         }
@@ -228,9 +283,9 @@ impl PairRows {
         let e: [u8; N] = std::array::from_fn(|j| er[ts[j] as usize & 127]);
         // one piece per point (no tail piece on an own-half piece nor on another one),
         // and a folded first piece off the centre file
-        let mut bad = row.folded & (k == NONE);
+        // (E-ranks are below 90, NONE has the top bit)
+        let mut bad = row.folded & (k == NONE) | (e.iter().fold(0, |a, &x| a | x) >= 128);
         for j in 0..N {
-            bad |= e[j] == NONE;
             for i in 0..j {
                 bad |= e[i] == e[j];
             }
@@ -333,5 +388,38 @@ mod tests {
         // elephant: 3 · 275 + 3 · 138 = 1,239 pairs)
         let idx = PlacementIndex::new("KCKAB".parse().expect("material")).expect("index");
         assert!(!idx.has_pair_rows());
+    }
+
+    /// Any piece moved anywhere ranks alike in kind order (read in place, kings through
+    /// the table of king pairs) and in reverse order (grouped by kind, own halves looked
+    /// up entry by entry): the same index, or errors alike.
+    #[test]
+    fn moved_pieces_rank_alike_in_any_order() {
+        use crate::board::Square;
+        use std::mem::discriminant;
+        for m in ["KRNKR", "KRKAA", "KCAKR"] {
+            let idx = PlacementIndex::new(m.parse().expect("material")).expect("index");
+            let size = idx.size();
+            for k in 0..60u64 {
+                let list = idx.unrank_pieces(k * (size / 60) + k).expect("in range");
+                for a in 0..list.len() {
+                    for to in Square::ALL {
+                        let mut moved = list.clone();
+                        moved[a].1 = to;
+                        let mut reversed = moved.clone();
+                        reversed.reverse();
+                        let (x, y) = (idx.rank_pieces(&moved), idx.rank_pieces(&reversed));
+                        // the same index, or the same kind of error (whose text lists
+                        // the pieces in the order given)
+                        assert_eq!(x.as_ref().ok(), y.as_ref().ok(), "{m}: {moved:?}");
+                        assert_eq!(
+                            x.as_ref().err().map(discriminant),
+                            y.as_ref().err().map(discriminant),
+                            "{m}: {moved:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -38,7 +38,7 @@ impl Split {
         fn go<const N: usize>(split: &Split, sq: &[u8; 32], r: Own, b: Own) -> Option<u64> {
             let ts = std::array::from_fn(|j| sq[split.tail_slot[j] as usize & 31]);
             if let Some(pairs) = &split.pairs {
-                return pairs.rank::<N>(split, ts, r, b);
+                return pairs.rank::<N>(split, pairs.row_of(split, r, b)?, ts);
             }
             split.rank_squares::<N, false>(ts, r, b)
         }
@@ -67,20 +67,23 @@ impl Split {
                 return None;
             }
             // every slot of the material is below `total` (no square 255)
-            let sq = |slot: u8| {
-                let at = slot as usize * ENTRY + SQUARE;
-                bytes.get(at).copied().unwrap_or(u8::MAX)
-            };
+            let at = |at: u8| bytes.get(at as usize).copied().unwrap_or(u8::MAX);
+            let sq = |slot: u8| at(slot * ENTRY as u8 + SQUARE as u8);
             let own = |c: Color| {
                 let slots = &split.own_slot[c.index()];
                 let none = std::iter::empty();
                 split.lists[c.index()].entry_of(c, |k| sq(slots[k % slots.len()]), none)
             };
-            let (r, b) = (own(Color::Red)?, own(Color::Black)?);
-            let ts = std::array::from_fn(|j| sq(split.tail_slot[j]));
+            let ts = std::array::from_fn(|j| at(split.tail_at[j]));
             if let Some(pairs) = &split.pairs {
-                return pairs.rank::<N>(split, ts, r, b);
+                let kings = split.king_at.map(at);
+                let row = match pairs.king_row(kings[0], kings[1]) {
+                    Some(found) => found?,
+                    None => pairs.row_of(split, own(Color::Red)?, own(Color::Black)?)?,
+                };
+                return pairs.rank::<N>(split, row, ts);
             }
+            let (r, b) = (own(Color::Red)?, own(Color::Black)?);
             split.rank_squares::<N, true>(ts, r, b)
         }
         by_groups!(self.tail.groups.len(), go::<N>(self, kinds, total, pieces))
