@@ -7,7 +7,14 @@
 //! index where its block starts, the folded rank of a first tail piece when both own halves
 //! are symmetric, and its kind-ordered piece list with the own-half pieces in place. Ranking
 //! and unranking a placement then read one table entry per tail piece instead of counting
-//! the own-half occupancy, and write the list with one copy.
+//! the own-half occupancy, and write the list with one copy. Neither direction branches on
+//! which kind of pair it meets (asymmetric, or both symmetric and folded):
+//!
+//! - ranking finds the row from the two own-half entries, or, when both sides keep only
+//!   their king on their own half, from one table read per pair of king squares;
+//! - unranking finds the row from one division: the index's stretch of indexes (as long as
+//!   the shortest block) names the row holding the stretch's start, and at most one more
+//!   block starts within the stretch.
 //!
 //! The numbering is [`super::plain`]'s, which is the general path's. The placements that
 //! path leaves to the general one (both own halves symmetric and the first tail piece on
@@ -19,8 +26,7 @@ use super::div::Div32;
 use super::espace;
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
-use super::tail::Region;
-use super::tail::{below, mirror_sq, LEFT_FILES};
+use super::tail::{below, mirror_sq, Region, LEFT_FILES};
 use crate::board::{Color, Piece, Role, Square};
 use std::fmt;
 use strength_reduce::StrengthReducedU64;
