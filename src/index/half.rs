@@ -304,8 +304,14 @@ impl HalfList {
         // piece in the count checks below
         let point_bit =
             |table: &[u8; 256], s: u8| -> usize { (1usize << (table[s as usize] & 15)) & 0xff };
-        let am = adv.fold(0, |m, s| m | point_bit(&t.advisor, s));
-        let em = ele.fold(0, |m, s| m | point_bit(&t.elephant, s));
+        // plain loops, not folds: a fold over these adapters is a call of its own
+        let (mut am, mut em) = (0, 0);
+        for s in adv {
+            am |= point_bit(&t.advisor, s);
+        }
+        for s in ele {
+            em |= point_bit(&t.elephant, s);
+        }
         let (mut fm, mut rb, mut np) = (0usize, 0usize, 0u32);
         for s in pawns {
             let v = t.pawn[s as usize];

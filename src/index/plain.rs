@@ -68,25 +68,40 @@ impl Split {
             }
             // every slot of the material is below `total` (no square 255)
             let at = |at: u8| bytes.get(at as usize).copied().unwrap_or(u8::MAX);
-            let sq = |slot: u8| at(slot * ENTRY as u8 + SQUARE as u8);
-            let own = |c: Color| {
-                let slots = &split.own_slot[c.index()];
-                let none = std::iter::empty();
-                split.lists[c.index()].entry_of(c, |k| sq(slots[k % slots.len()]), none)
-            };
             let ts = std::array::from_fn(|j| at(split.tail_at[j]));
             if let Some(pairs) = &split.pairs {
                 let kings = split.king_at.map(at);
                 let row = match pairs.king_row(kings[0], kings[1]) {
                     Some(found) => found?,
-                    None => pairs.row_of(split, own(Color::Red)?, own(Color::Black)?)?,
+                    None => {
+                        let (r, b) =
+                            split.own_entries(|slot| at(slot * ENTRY as u8 + SQUARE as u8))?;
+                        pairs.row_of(split, r, b)?
+                    }
                 };
                 return pairs.rank::<N>(split, row, ts);
             }
-            let (r, b) = (own(Color::Red)?, own(Color::Black)?);
+            // many own-half pieces: their squares copied once
+            let mut squares = [u8::MAX; 32];
+            for (q, &(_, s)) in squares.iter_mut().zip(pieces) {
+                *q = s as u8;
+            }
+            let (r, b) = split.own_entries(|slot| squares[slot as usize & 31])?;
             split.rank_squares::<N, true>(ts, r, b)
         }
         by_groups!(self.tail.groups.len(), go::<N>(self, kinds, total, pieces))
+    }
+
+    /// Red's and Black's own-half entries and mirror flags of a kind-ordered list whose
+    /// slot `slot` holds square `sq(slot)`; None when a piece stands off its points.
+    #[inline(always)]
+    fn own_entries(&self, sq: impl Fn(u8) -> u8) -> Option<(Own, Own)> {
+        let own = |c: Color| {
+            let slots = &self.own_slot[c.index()];
+            let none = std::iter::empty();
+            self.lists[c.index()].entry_of(c, |k| sq(slots[k % slots.len()]), none)
+        };
+        Some((own(Color::Red)?, own(Color::Black)?))
     }
 
     /// Index within the split of tail squares `ts` (as given) with the own-half entries
