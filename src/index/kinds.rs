@@ -5,15 +5,20 @@
 //! list, and a mask keeps the piece bytes and drops the squares: eight bytes of the list
 //! are then checked with one load, one exclusive or and one and.
 
-use crate::board::{Piece, Square};
+use crate::board::{Color, Piece, Role, Square};
 use std::mem::{offset_of, size_of};
 
 /// Bytes of one list entry.
-pub(super) const ENTRY: usize = size_of::<(Piece, Square)>();
+const ENTRY: usize = size_of::<(Piece, Square)>();
 // a piece (colour and role, one-byte enums) and a square (one-byte enum): no padding byte
 const _: () = assert!(ENTRY == 3 && size_of::<Piece>() == 2 && size_of::<Square>() == 1);
 /// Offset of the square within an entry.
-pub(super) const SQUARE: usize = offset_of!((Piece, Square), 1);
+const SQUARE: usize = offset_of!((Piece, Square), 1);
+
+/// Where the square of list slot `slot` (below 32) lies in the bytes of a piece list.
+pub(super) const fn square_at(slot: u8) -> u8 {
+    slot * ENTRY as u8 + SQUARE as u8
+}
 
 /// Most pieces on a board.
 const MAX_PIECES: usize = 32;
@@ -39,10 +44,7 @@ pub(super) struct KindPattern {
 impl KindPattern {
     /// The pattern of the lists holding `pieces` in this order (at most 32 are used).
     pub(super) fn new(pieces: impl Iterator<Item = Piece>) -> KindPattern {
-        let mut list = [(
-            Piece::new(crate::board::Color::Red, crate::board::Role::King),
-            Square::ALL[0],
-        ); MAX_PIECES];
+        let mut list = [(Piece::new(Color::Red, Role::King), Square::ALL[0]); MAX_PIECES];
         for (slot, p) in list.iter_mut().zip(pieces) {
             slot.0 = p;
         }
@@ -84,5 +86,46 @@ impl KindPattern {
             o += 8;
         }
         acc == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{list_bytes, KindPattern};
+    use crate::board::{Color, Piece, Role, Square};
+
+    /// Every list length, word-sized or not: squares may be anything, and a list with any
+    /// one piece of another colour or role is refused.
+    #[test]
+    fn pattern_checks_every_piece_and_no_square() {
+        let pieces: Vec<Piece> = (0..32)
+            .map(|i| Piece::new(Color::ALL[i / 16], Role::ALL[i % 7]))
+            .collect();
+        for n in 1..=32 {
+            let pattern = KindPattern::new(pieces[..n].iter().copied());
+            let list: Vec<_> = (0..n)
+                .map(|i| (pieces[i], Square::ALL[(i * 37) % 90]))
+                .collect();
+            assert!(pattern.matches(list_bytes(&list)), "{n} pieces");
+            for k in 0..n {
+                let mut other = list.clone();
+                other[k].1 = Square::ALL[89 - k];
+                assert!(
+                    pattern.matches(list_bytes(&other)),
+                    "{n} pieces, square {k}"
+                );
+                let p = list[k].0;
+                for q in [
+                    Piece::new(p.color.other(), p.role),
+                    Piece::new(p.color, Role::ALL[(p.role.index() + 1) % 7]),
+                ] {
+                    other[k].0 = q;
+                    assert!(
+                        !pattern.matches(list_bytes(&other)),
+                        "{n} pieces, piece {k}"
+                    );
+                }
+            }
+        }
     }
 }

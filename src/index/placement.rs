@@ -89,7 +89,7 @@ pub struct TailCtx {
 /// Dense mirror-folded index of the placements of one material.
 #[derive(Debug)]
 pub struct PlacementIndex {
-    pub(super) material: Material,
+    material: Material,
     /// Piece counts by [`Piece::index`].
     pub(super) counts: [u8; 14],
     /// The counts as one number: 4 bits per kind (see [`KIND_WEIGHT`]).
@@ -103,12 +103,12 @@ pub struct PlacementIndex {
     /// The same as a byte pattern (see [`super::kinds`]).
     pub(super) kinds: KindPattern,
     /// No pawns: one split.
-    pub(super) pawnless: bool,
+    pawnless: bool,
     /// No pawns and every tail piece alone of its kind: piece lists are read and written
     /// in place ([`Split::rank_list`], [`Split::unrank_list`]).
     pub(super) flat: bool,
     pub(super) splits: Vec<Split>,
-    pub(super) split_of: [[Option<usize>; 6]; 6],
+    split_of: [[Option<usize>; 6]; 6],
     pub(super) size: u64,
 }
 

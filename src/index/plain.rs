@@ -16,7 +16,7 @@
 
 use super::bucket::{Own, BIT};
 use super::espace;
-use super::kinds::{list_bytes, KindPattern, ENTRY, SQUARE};
+use super::kinds::{list_bytes, square_at, KindPattern};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
 use super::tail::{below, Region, LEFT_FILES, MIRROR_IF, RED_HALF};
@@ -74,8 +74,7 @@ impl Split {
                 let row = match pairs.king_row(kings[0], kings[1]) {
                     Some(found) => found?,
                     None => {
-                        let (r, b) =
-                            split.own_entries(|slot| at(slot * ENTRY as u8 + SQUARE as u8))?;
+                        let (r, b) = split.own_entries(|slot| at(square_at(slot)))?;
                         pairs.row_of(split, r, b)?
                     }
                 };

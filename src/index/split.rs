@@ -5,7 +5,7 @@
 use super::div::Div32;
 use super::espace::{self, Space};
 use super::half::{Empties, HalfList, MAX_OWN};
-use super::kinds::{ENTRY, SQUARE};
+use super::kinds::square_at;
 use super::material::Material;
 use super::pairs::PairRows;
 use super::placement::IndexError;
@@ -67,9 +67,10 @@ pub(super) struct Split {
     pub(super) out_slot: [u8; 8],
     /// Slot of each own-half piece of Red's and Black's entries in that list.
     pub(super) own_slot: [[u8; MAX_OWN]; 2],
-    /// Where the square of each tail group's piece and of each side's king lies in the
-    /// bytes of a kind-ordered list of a pawnless material (see [`super::kinds`]).
+    /// Where the square of each tail group's piece lies in the bytes of a kind-ordered
+    /// list of a pawnless material (see [`super::kinds`]).
     pub(super) tail_at: [u8; 8],
+    /// The same for Red's and Black's kings.
     pub(super) king_at: [u8; 2],
     /// The own-half pieces of Red's and Black's entries (as [`HalfList::roles`]).
     pub(super) own_piece: [[Piece; MAX_OWN]; 2],
@@ -444,9 +445,4 @@ impl Split {
             n_red: self.empties[0].n,
         }
     }
-}
-
-/// Where the square of list slot `slot` (below 32) lies in the bytes of a piece list.
-fn square_at(slot: u8) -> u8 {
-    slot * ENTRY as u8 + SQUARE as u8
 }
