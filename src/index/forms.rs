@@ -192,22 +192,13 @@ impl PlacementIndex {
 
     /// The canonical placement with this index (Red to move).
     pub fn unrank(&self, index: u64) -> Result<Setup, IndexError> {
+        // through the piece list: the fast paths and the general one as `unrank_into` picks
+        let list = self.unrank_pieces(index)?;
         let mut setup = Setup::empty();
-        let mut list = PieceList::new();
-        if index < self.size && self.flat && self.unrank_list(index, &mut list) {
-            for &(p, s) in &list {
-                setup.put(s, p);
-            }
-            return Ok(setup);
+        for &(p, s) in &list {
+            setup.put(s, p);
         }
-        if self.unrank_visit(index, |_, p, s| setup.put(s, p)) {
-            Ok(setup)
-        } else {
-            Err(IndexError::OutOfRange {
-                index,
-                size: self.size,
-            })
-        }
+        Ok(setup)
     }
 
     /// The canonical member of a placement's mirror pair (what `unrank(rank(p))` returns).
