@@ -19,7 +19,7 @@ fn main() {
     let mut biggest = 0u64;
     let mut wdl = 0u64;
     let mut dtm = 0u64;
-    generate_set(&[m], &dir, false, |s| {
+    generate_set(&[m], &dir, xqdb::tablebase::generate::GenOptions::default(), xqdb::tablebase::pipeline::Existing::Keep, |s| {
         biggest = biggest.max(s.positions);
         wdl += s.written.wdl_bytes;
         dtm += s.written.dtm_bytes;

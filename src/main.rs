@@ -10,7 +10,9 @@ use cli::tables::{count_all, count_one, gen_tables, info, probe, verify_tables};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use xqdb::board::rules::RuleSet;
 use xqdb::board::{perft, perft_divide, Position};
+use xqdb::tablebase::pipeline::Existing;
 use xqdb::index::Material;
 use xqdb::tablebase::Tablebases;
 
@@ -58,6 +60,13 @@ enum Command {
         /// The default set: every material with at most two pieces besides the kings.
         #[arg(long)]
         default: bool,
+        /// Repetition rules: check-chase (perpetual check and chase lose, the default) or
+        /// none (every cycle is a draw, for comparison).
+        #[arg(long, value_enum, default_value_t = RuleSet::CheckChase)]
+        rules: RuleSet,
+        /// Regenerate tables found in the folder under another rule set (else an error).
+        #[arg(long)]
+        replace: bool,
         #[command(flatten)]
         common: TableArgs,
     },
@@ -219,6 +228,8 @@ fn run(cli: Cli) -> Result<(), String> {
             materials,
             max_pieces,
             default,
+            rules,
+            replace,
             common,
         } => {
             common.init_threads();
@@ -235,7 +246,12 @@ fn run(cli: Cli) -> Result<(), String> {
                         .into(),
                 );
             }
-            gen_tables(&targets, &common.dir())
+            let existing = if replace {
+                Existing::ReplaceOtherRules
+            } else {
+                Existing::Keep
+            };
+            gen_tables(&targets, &common.dir(), rules, existing)
         }
         Command::Probe {
             fen,
@@ -447,7 +463,12 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             let dir = xqdb::paths::tables_dir();
             println!("\nDefault tablebases (every material with at most two pieces besides the kings) into {}:", dir.display());
-            gen_tables(&Material::all_up_to(2), &dir)
+            gen_tables(
+                &Material::all_up_to(2),
+                &dir,
+                RuleSet::CheckChase,
+                Existing::ReplaceOtherRules,
+            )
         }
         Command::Perft { fen, depth, divide } => {
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;

@@ -274,7 +274,8 @@ fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
     generate_set(
         &["KRKAA".parse().unwrap(), "KNKA".parse().unwrap()],
         &tables,
-        false,
+        xqdb::tablebase::generate::GenOptions::default(),
+        xqdb::tablebase::pipeline::Existing::Keep,
         |_| {},
     )
     .unwrap();
@@ -310,7 +311,7 @@ fn measure_tablebase_endings_with_and_without_tables() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target/bench-tables"));
     let mats = ["KRKAA", "KNKA", "KRNKR"];
-    generate_set(&mats.map(|m| m.parse().unwrap()), &dir, false, |_| {}).unwrap();
+    generate_set(&mats.map(|m| m.parse().unwrap()), &dir, xqdb::tablebase::generate::GenOptions::default(), xqdb::tablebase::pipeline::Existing::Keep, |_| {}).unwrap();
     let tb = Tablebases::open(&dir);
     for name in mats {
         let idx = PlacementIndex::new(name.parse().unwrap()).unwrap();

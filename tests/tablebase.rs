@@ -21,7 +21,7 @@ fn tables() -> &'static TableSet {
         targets.extend(EXTRA.iter().map(|m| m.parse::<Material>().unwrap()));
         let mut set = TableSet::new();
         for m in closure(&targets) {
-            let t = generate(m, &set, false).unwrap();
+            let t = generate(m, &set, xqdb::tablebase::generate::GenOptions::default()).unwrap();
             set.insert(Arc::new(t));
         }
         set
@@ -184,8 +184,8 @@ fn files_round_trip() {
     let dir = std::env::temp_dir().join(format!("xqdb-tb-test-{}", std::process::id()));
     for name in ["KRK", "KCPK", "KRKAA"] {
         let t = table(name);
-        xqdb::tablebase::file::write_files(&dir, &t.material, &t.values).unwrap();
-        let back = load_table(&dir, &t.material).unwrap();
+        xqdb::tablebase::file::write_files(&dir, &t).unwrap();
+        let back = load_table(&dir, &t.material, false).unwrap();
         assert_eq!(back.values, t.values, "{name}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -216,7 +216,7 @@ fn every_position_probes_from_disk_to_the_generated_value() {
     let set = tables();
     for m in set.materials() {
         let t = set.get(m).unwrap();
-        write_files(&dir, &t.material, &t.values).unwrap();
+        write_files(&dir, &t).unwrap();
     }
     let tb = Tablebases::open(&dir);
     let mut probed = 0u64;
@@ -254,7 +254,7 @@ fn probes_from_several_threads_agree_with_one_thread() {
     for name in ["KRKAA", "KRKA", "KAAK", "KRK"] {
         let m: Material = name.parse::<Material>().unwrap().normalized().0;
         if let Some(t) = set.get(&m) {
-            write_files(&dir, &t.material, &t.values).unwrap();
+            write_files(&dir, &t).unwrap();
         }
     }
     let t = table("KRKAA");
@@ -280,7 +280,7 @@ fn probes_from_several_threads_agree_with_one_thread() {
 
 fn write_krkaa(dir: &std::path::Path) -> std::path::PathBuf {
     let t = table("KRKAA");
-    write_files(dir, &t.material, &t.values).unwrap();
+    write_files(dir, &t).unwrap();
     table_path(dir, &t.material, Metric::Wdl)
 }
 
@@ -358,7 +358,7 @@ fn another_version_is_unsupported() {
 fn a_file_of_another_material_under_the_right_name_is_refused() {
     let dir = temp_dir("corrupt-other");
     let krk = table("KRK");
-    write_files(&dir, &krk.material, &krk.values).unwrap();
+    write_files(&dir, &krk).unwrap();
     let kck: Material = "KCK".parse().unwrap();
     for metric in [Metric::Wdl, Metric::Dtm] {
         std::fs::copy(

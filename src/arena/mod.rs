@@ -3,12 +3,13 @@
 //! 60-move rule, move limit, tablebases) and fault handling (illegal moves, time losses,
 //! crashes, hangs: the game is lost, the engine restarted, the match goes on).
 //!
-//! Repetition rules applied: on the third occurrence of a position, a side that gave check
-//! with every one of its moves since the first occurrence, while the other side did not,
-//! loses (perpetual check); otherwise the game is drawn. Chasing rules are not applied.
+//! Repetition: on the third occurrence of a position, the cycle since the second is ruled by
+//! the project's one implementation of the rules ([`crate::board::rules::judge_cycle`]):
+//! perpetual check, then perpetual chase, lose; otherwise the game is drawn.
 
 pub mod process;
 
+use crate::board::rules::{judge_cycle, CycleVerdict};
 use crate::board::{Move, Position};
 use crate::book::{Book, PickMode};
 use crate::index::Material;
@@ -177,7 +178,8 @@ fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Ve
 /// Decide the game if the rules (or the tables) end it here.
 fn adjudicate(
     pos: &Position,
-    history: &[(u64, bool)],
+    keys: &[u64],
+    moves: &[Move],
     tb: Option<&Tablebases>,
     max_plies: usize,
     plies: usize,
@@ -198,30 +200,19 @@ fn adjudicate(
         };
         return Some((win_for(!side), how.into()));
     }
-    // repetition: history holds (key after each move, the move gave check)
+    // repetition: keys[i] is the key after moves[i]; on the third occurrence the last cycle
+    // is ruled by the rules module, as the engine and the tables rule it
     let key = pos.key();
-    let same: Vec<usize> = (0..history.len())
+    let same: Vec<usize> = (0..keys.len())
         .rev()
         .step_by(2)
-        .filter(|&i| history[i].0 == key)
+        .filter(|&i| keys[i] == key)
         .collect();
     if same.len() >= 3 {
-        let first = *same.last().expect("three occurrences");
-        let mut mover_all = true;
-        let mut other_all = true;
-        for i in first + 1..history.len() {
-            // the move at index len-1 was made by the side not to move now
-            let by_mover = (history.len() - 1 - i).is_multiple_of(2);
-            if by_mover {
-                mover_all &= history[i].1;
-            } else {
-                other_all &= history[i].1;
-            }
-        }
-        return Some(match (mover_all, other_all) {
-            (true, false) => (win_for(side), "perpetual check".into()),
-            (false, true) => (win_for(!side), "perpetual check".into()),
-            _ => (GameResult::Draw, "repetition".into()),
+        let previous = same[1];
+        return Some(match judge_cycle(pos, &moves[previous + 1..]) {
+            CycleVerdict::Loss { loser, violation } => (win_for(!loser), violation.to_string()),
+            CycleVerdict::Draw => (GameResult::Draw, "repetition".into()),
         });
     }
     if pos.halfmoves() >= 120 {
@@ -288,11 +279,11 @@ fn play(
     let fen = start.to_fen();
     let mut pos = start.clone();
     let mut moves = Vec::new();
-    let mut history: Vec<(u64, bool)> = Vec::new();
+    let mut keys: Vec<u64> = Vec::new();
     for &m in &opening_moves {
         pos.play(m);
         moves.push(m);
-        history.push((pos.key(), pos.in_check()));
+        keys.push(pos.key());
     }
     let (base, inc) = match cfg.tc {
         TimeControl::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
@@ -310,7 +301,7 @@ fn play(
         termination,
     };
     loop {
-        if let Some((r, why)) = adjudicate(&pos, &history, tb, cfg.max_plies, moves.len()) {
+        if let Some((r, why)) = adjudicate(&pos, &keys, &moves, tb, cfg.max_plies, moves.len()) {
             return finish(r, why, moves);
         }
         let side = pos.turn();
@@ -364,7 +355,7 @@ fn play(
         }
         pos.play(m);
         moves.push(m);
-        history.push((pos.key(), pos.in_check()));
+        keys.push(pos.key());
     }
 }
 

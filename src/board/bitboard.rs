@@ -25,6 +25,18 @@ impl Bitboard {
     /// Black's palace d7-f9.
     pub const BLACK_PALACE: Bitboard = Bitboard(palace_mask(7));
 
+    /// The squares of a raw 128-bit mask (bits above 89 are dropped).
+    #[inline]
+    pub const fn from_bits(bits: u128) -> Bitboard {
+        Bitboard(bits & FULL_MASK)
+    }
+
+    /// The raw 128-bit mask (bit `i` = square index `i`).
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
     /// The single square `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {

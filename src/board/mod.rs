@@ -11,6 +11,7 @@ pub mod notation;
 mod piece;
 mod position;
 pub mod retro;
+pub mod rules;
 mod setup;
 mod square;
 pub mod zobrist;

@@ -28,6 +28,14 @@ trait Sink {
     fn done(&self) -> bool;
 }
 
+/// Which destinations a generation produces.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Targets {
+    All,
+    Captures,
+    Quiets,
+}
+
 struct ListSink<'a>(&'a mut MoveList);
 
 impl Sink for ListSink<'_> {
@@ -90,35 +98,42 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(false, &mut ListSink(&mut list));
+        self.generate(&mut ListSink(&mut list));
         list
     }
 
     /// Legal moves of the side to move's pieces of one kind.
     pub fn legal_moves_of(&self, role: Role) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_roles(false, 1 << role.index(), &mut ListSink(&mut list));
+        self.generate_roles(Targets::All, 1 << role.index(), &mut ListSink(&mut list));
         list
     }
 
     /// Legal captures only (for quiescence search).
     pub fn capture_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(true, &mut ListSink(&mut list));
+        self.generate_roles(Targets::Captures, 0x7F, &mut ListSink(&mut list));
+        list
+    }
+
+    /// Legal moves that capture nothing (the moves a repetition cycle is made of).
+    pub fn quiet_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_roles(Targets::Quiets, 0x7F, &mut ListSink(&mut list));
         list
     }
 
     /// Number of legal moves (without building a list).
     pub fn count_legal(&self) -> usize {
         let mut s = CountSink(0);
-        self.generate(false, &mut s);
+        self.generate(&mut s);
         s.0
     }
 
     /// True when the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
         let mut s = AnySink(false);
-        self.generate(false, &mut s);
+        self.generate(&mut s);
         s.0
     }
 
@@ -158,6 +173,50 @@ impl Position {
             Role::Pawn => pawn_attacks(us, from),
         };
         t & to.bit() != 0 && self.safe_after(from, to, self.king(us), occ, enemy)
+    }
+
+    /// As [`Position::is_legal`], but a check the side to move is already in is ignored: the
+    /// move is refused only when it opens a new attack on the mover's king (it leaves a line,
+    /// a horse leg or becomes a cannon screen) or, for a king move, when the destination is
+    /// attacked. This is the legality the chase rule asks of an attack: a piece still attacks
+    /// while its own king is in check.
+    pub fn is_legal_ignoring_check(&self, m: Move) -> bool {
+        if !self.in_check() {
+            return self.is_legal(m);
+        }
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.piece_at(from) else {
+            return false;
+        };
+        let us = self.turn;
+        if p.color != us || from == to || self.piece_at(to).is_some_and(|q| q.color == us) {
+            return false;
+        }
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[(!us).index()];
+        let occ = own | enemy;
+        let reach = match p.role {
+            Role::King => KING_MOVES[from.index()],
+            Role::Advisor => ADVISOR_MOVES[from.index()],
+            Role::Elephant => elephant_attacks(from, occ),
+            Role::Horse => horse_attacks(from, occ),
+            Role::Rook => rook_attacks(from, occ),
+            Role::Cannon if self.piece_at(to).is_some() => cannon_captures(from, occ),
+            Role::Cannon => rook_attacks(from, occ) & !occ,
+            Role::Pawn => pawn_attacks(us, from),
+        };
+        if reach & to.bit() == 0 {
+            return false;
+        }
+        let occ2 = (occ & !from.bit()) | to.bit();
+        let enemy2 = enemy & !to.bit();
+        if p.role == Role::King {
+            return !self.attacked_with(to, !us, occ2, enemy2);
+        }
+        let ksq = self.king(us);
+        let before = self.attackers_with(ksq, !us, occ, enemy);
+        let after = self.attackers_with(ksq, !us, occ2, enemy2);
+        after & !before == 0
     }
 
     /// The pseudo-legal move `from`-`to` leaves the mover's king safe.
@@ -254,21 +313,21 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate<S: Sink>(&self, captures_only: bool, sink: &mut S) {
-        self.generate_roles(captures_only, 0x7F, sink)
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_roles(Targets::All, 0x7F, sink)
     }
 
-    fn generate_roles<S: Sink>(&self, captures_only: bool, roles: u8, sink: &mut S) {
+    fn generate_roles<S: Sink>(&self, kind: Targets, roles: u8, sink: &mut S) {
         let want = |r: Role| roles & (1 << r.index()) != 0;
         let us = self.turn;
         let own = self.by_color[us.index()];
         let enemy = self.by_color[(!us).index()];
         let occ = own | enemy;
         let ksq = self.king(us);
-        let targets = if captures_only {
-            enemy
-        } else {
-            !own & FULL_MASK
+        let targets = match kind {
+            Targets::All => !own & FULL_MASK,
+            Targets::Captures => enemy,
+            Targets::Quiets => !occ & FULL_MASK,
         };
         let in_check = self.attacked_with(ksq, !us, occ, enemy);
         let (slow, danger) = if in_check {
@@ -294,8 +353,11 @@ impl Position {
             return;
         }
         for from in super::Bitboard(r[Role::Cannon.index()] & only(Role::Cannon)) {
-            let mut t = cannon_captures(from, occ) & enemy;
-            if !captures_only {
+            let mut t = 0;
+            if kind != Targets::Quiets {
+                t |= cannon_captures(from, occ) & enemy;
+            }
+            if kind != Targets::Captures {
                 t |= rook_attacks(from, occ) & !occ;
             }
             self.emit(sink, from, t, slow, danger, ctx);

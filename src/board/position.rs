@@ -323,6 +323,44 @@ impl Position {
         false
     }
 
+    /// The pieces of `by` (within `theirs`) that attack `sq` on the occupancy `occ`: pawns,
+    /// horses with a free leg, rooks and the king (on a file) with nothing between, cannons
+    /// with exactly one screen.
+    pub(crate) fn attackers_with(&self, sq: Square, by: Color, occ: u128, theirs: u128) -> u128 {
+        let r = &self.by_role;
+        let mut out = PAWN_ATTACKERS[by.index()][sq.index()] & r[Role::Pawn.index()] & theirs;
+        let horses = r[Role::Horse.index()] & theirs;
+        if horses != 0 {
+            let legs = &HORSE_ATTACKER_LEG[sq.index()];
+            let srcs = &HORSE_ATTACKER_SRC[sq.index()];
+            for i in 0..4 {
+                if legs[i] & occ == 0 {
+                    out |= srcs[i] & horses;
+                }
+            }
+        }
+        let rooks = r[Role::Rook.index()] & theirs;
+        let cannons = r[Role::Cannon.index()] & theirs;
+        let king = r[Role::King.index()] & theirs;
+        for (dir, &ray) in RAYS[sq.index()].iter().enumerate() {
+            let straight = rooks | if dir & 1 == 0 { king } else { 0 };
+            if (straight | cannons) & ray == 0 {
+                continue;
+            }
+            let b = ray & occ;
+            if b == 0 {
+                continue;
+            }
+            let s1 = attacks::nearest_on_ray(b, dir);
+            out |= (1u128 << s1) & straight;
+            let b2 = RAYS[s1 as usize][dir] & occ;
+            if b2 != 0 {
+                out |= (1u128 << attacks::nearest_on_ray(b2, dir)) & cannons;
+            }
+        }
+        out
+    }
+
     /// Play `m`, which must be legal here (from [`Position::legal_moves`] or checked with
     /// [`Position::is_legal`]); returns what [`Position::undo`] needs.
     #[inline]

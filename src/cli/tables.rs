@@ -7,16 +7,28 @@ use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLIS
 use xqdb::index::Material;
 use xqdb::records::Notation;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
-use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, GenSummary};
+use xqdb::board::rules::RuleSet;
+use xqdb::tablebase::generate::GenOptions;
+use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
 use xqdb::tablebase::verify::verify_files;
 use xqdb::tablebase::{Tablebases, Wdl};
 
-pub fn gen_tables(targets: &[Material], dir: &std::path::Path) -> Result<(), String> {
+pub fn gen_tables(
+    targets: &[Material],
+    dir: &std::path::Path,
+    rules: RuleSet,
+    existing: Existing,
+) -> Result<(), String> {
     let start = Instant::now();
     let mut generated = 0;
     let mut skipped = 0;
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    generate_set(targets, dir, interactive, |s| {
+    let opts = GenOptions {
+        rules,
+        progress: interactive,
+    };
+    println!("rule set {rules}");
+    generate_set(targets, dir, opts, existing, |s| {
         if s.skipped {
             skipped += 1;
             println!("{:<10} present and valid, skipped", s.material.to_string());
@@ -170,7 +182,7 @@ pub fn info(target: &str, dir: &std::path::Path) -> Result<(), String> {
         print_header(&f);
         total += f.file_size();
     }
-    let t = load_table(dir, &name).map_err(|e| e.to_string())?;
+    let t = load_table(dir, &name, true).map_err(|e| e.to_string())?;
     println!("checksums:   headers and every block of both files OK");
     let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
     for (side, c) in Color::ALL.iter().zip(counts) {

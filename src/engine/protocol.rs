@@ -28,7 +28,7 @@ pub enum Proto {
 pub struct Engine {
     /// Root position.
     pub pos: Position,
-    history: Vec<(u64, bool)>,
+    history: Vec<(u64, Move)>,
     tt: Tt,
     hash_mb: usize,
     book_path: PathBuf,
@@ -121,9 +121,8 @@ impl Engine {
             if !pos.is_legal(m) {
                 return Err(format!("illegal move {m} in {}", pos.to_fen()));
             }
-            let key = pos.key();
+            history.push((pos.key(), m));
             pos.play(m);
-            history.push((key, pos.in_check()));
         }
         self.pos = pos;
         self.history = history;

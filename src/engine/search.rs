@@ -3,14 +3,15 @@
 //! extension, null-move pruning (not with little material), late move reductions, move
 //! ordering by hash move, MVV-LVA, killers and history.
 //!
-//! Repetition (the subset of the rules applied): when a position repeats, a side that gave
-//! check with every one of its moves since the first occurrence while the other did not
-//! loses (perpetual check); any other repetition is a draw. Chasing rules are not applied.
+//! Repetition: when a position repeats, the cycle since its earlier occurrence is ruled by
+//! the project's one implementation of Xiangqi's rules ([`crate::board::rules::judge_cycle`]):
+//! perpetual check, then perpetual chase, lose; any other repetition is a draw.
 
 use super::eval::{evaluate, EvalState};
 use super::params::{ASPIRATION, DELTA_MARGIN, LMR_MOVES, NULL_MIN_PHASE, NULL_R, VALUE};
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
 use super::tt::{Bound, Tt};
+use crate::board::rules::{judge_cycle, CycleVerdict};
 use crate::board::{Move, MoveList, Position, Role};
 use crate::index::Material;
 use crate::tablebase::{Tablebases, Wdl};
@@ -57,6 +58,8 @@ pub struct Searcher<'a> {
     ev: EvalState,
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// The move played from each position of `keys` (None for a null move).
+    moves: Vec<Option<Move>>,
     tt: &'a mut Tt,
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
@@ -108,12 +111,12 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 }
 
 impl<'a> Searcher<'a> {
-    /// A search of `pos`, reached through `history` (keys of earlier positions, oldest first,
-    /// with whether the move that left each gave check), with `tt`, optional tablebases, a stop
-    /// flag and limits. `banned` moves are not played at the root.
+    /// A search of `pos`, reached through `history` (the earlier positions' keys, oldest
+    /// first, each with the move played from it), with `tt`, optional tablebases, a stop flag
+    /// and limits. `banned` moves are not played at the root.
     pub fn new(
         pos: &Position,
-        history: &[(u64, bool)],
+        history: &[(u64, Move)],
         tt: &'a mut Tt,
         tb: Option<&'a Tablebases>,
         stop: &'a AtomicBool,
@@ -124,7 +127,13 @@ impl<'a> Searcher<'a> {
             ev: EvalState::new(pos),
             pos: pos.clone(),
             keys: history.iter().map(|h| h.0).collect(),
-            checks: history.iter().map(|h| h.1).collect(),
+            // whether each move gave check: only the last one is read (for the position now)
+            checks: history
+                .iter()
+                .enumerate()
+                .map(|(i, _)| i + 1 == history.len() && pos.in_check())
+                .collect(),
+            moves: history.iter().map(|h| Some(h.1)).collect(),
             tt,
             tb,
             killers: [[None; 2]; MAX_PLY],
@@ -161,7 +170,8 @@ impl<'a> Searcher<'a> {
         self.stopped
     }
 
-    /// Repetition verdict for the current position (score for the side to move).
+    /// Repetition verdict for the current position (score for the side to move): the cycle
+    /// since its last occurrence, ruled by the rules module.
     fn repetition(&self) -> Option<i32> {
         let n = self.keys.len();
         let key = self.pos.key();
@@ -169,23 +179,15 @@ impl<'a> Searcher<'a> {
         let mut i = 2;
         while i <= limit {
             if self.keys[n - i] == key {
-                // moves since then: checks[k] tells whether the move from position k checked
-                let mut ours_all = true; // the side to move now
-                let mut theirs_all = true;
-                for j in 0..i {
-                    let k = n - i + j;
-                    let c = self.checks[k];
-                    if j % 2 == 0 {
-                        ours_all &= c;
-                    } else {
-                        theirs_all &= c;
-                    }
-                }
-                // the position at n - i had us to move: moves at even offsets are ours
-                return Some(match (ours_all, theirs_all) {
-                    (true, false) => -TB_WIN + 1, // we check perpetually: we lose
-                    (false, true) => TB_WIN - 1,
-                    _ => 0,
+                let cycle: Option<Vec<Move>> = self.moves[n - i..].iter().copied().collect();
+                // a null move inside the cycle: no real repetition to rule, call it a draw
+                let Some(cycle) = cycle else {
+                    return Some(0);
+                };
+                return Some(match judge_cycle(&self.pos, &cycle) {
+                    CycleVerdict::Draw => 0,
+                    CycleVerdict::Loss { loser, .. } if loser == self.pos.turn() => -TB_WIN + 1,
+                    CycleVerdict::Loss { .. } => TB_WIN - 1,
                 });
             }
             i += 2;
@@ -223,6 +225,7 @@ impl<'a> Searcher<'a> {
         let u = self.pos.play(m);
         self.keys.push(key);
         self.checks.push(self.pos.in_check());
+        self.moves.push(Some(m));
         u
     }
 
@@ -231,6 +234,7 @@ impl<'a> Searcher<'a> {
         self.ev = ev;
         self.keys.pop();
         self.checks.pop();
+        self.moves.pop();
     }
 
     fn probe_tb(&self, ply: i32) -> Option<i32> {
@@ -378,9 +382,11 @@ impl<'a> Searcher<'a> {
                 self.pos.play_null();
                 self.keys.push(key_before);
                 self.checks.push(false);
+                self.moves.push(None);
                 let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 self.checks.pop();
+                self.moves.pop();
                 self.pos.play_null();
                 if self.stopped {
                     return 0;

@@ -7,7 +7,9 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
-use super::values::{wdl_of, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use super::table::Table;
+use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use crate::board::rules::RuleSet;
 use crate::index::{Material, MaterialError};
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
@@ -17,8 +19,6 @@ use std::path::{Path, PathBuf};
 
 /// Format version written and read.
 pub const VERSION: u32 = 1;
-/// Rule set 0: positions that can only cycle are draws (chess convention).
-pub const RULES_CYCLES_DRAW: u8 = 0;
 /// Index scheme 1: the mirror-folded placement index of `crate::index`.
 pub const INDEX_SCHEME: u8 = 1;
 /// Bytes of the fixed header.
@@ -30,7 +30,8 @@ const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
 /// What a file stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Metric {
-    /// Win/draw/loss: 0 loss, 1 draw, 2 win per position.
+    /// Win/draw/loss per position: 0 loss, 1 draw, 2 win; under rule set 1 also the round
+    /// of the repetition rules that decided it (a [`Verdict`] byte).
     Wdl = 0,
     /// Distance to mate in plies for decided positions.
     Dtm = 1,
@@ -106,8 +107,8 @@ pub struct Header {
     pub metric: Metric,
     /// Format version.
     pub version: u32,
-    /// Rule set (see [`RULES_CYCLES_DRAW`]).
-    pub rules: u8,
+    /// Repetition rule set the values follow.
+    pub rules: RuleSet,
     /// Index scheme (see [`INDEX_SCHEME`]).
     pub index_scheme: u8,
     /// Longest distance to mate in the table.
@@ -139,7 +140,7 @@ impl Header {
         b[0..8].copy_from_slice(&self.metric.magic());
         LE::write_u32(&mut b[8..12], self.version);
         b[12] = self.metric as u8;
-        b[13] = self.rules;
+        b[13] = self.rules.code();
         b[14] = self.index_scheme;
         b[15] = self.max_dtm;
         let name = self.material.to_string();
@@ -194,10 +195,16 @@ impl Header {
                 *c = LE::read_u64(&b[o..o + 8]);
             }
         }
+        let rules = RuleSet::from_code(b[13]).ok_or_else(|| {
+            corrupt(
+                path,
+                format!("unknown repetition rule set {} (this build knows 0 and 1)", b[13]),
+            )
+        })?;
         let h = Header {
             metric,
             version,
-            rules: b[13],
+            rules,
             index_scheme: b[14],
             max_dtm: b[15],
             material,
@@ -207,9 +214,6 @@ impl Header {
             dict_len: LE::read_u32(&b[64..68]),
             counts,
         };
-        if h.rules != RULES_CYCLES_DRAW {
-            return Err(corrupt(path, format!("unknown rule set {}", h.rules)));
-        }
         if h.index_scheme != INDEX_SCHEME {
             return Err(corrupt(
                 path,
@@ -228,22 +232,18 @@ impl Header {
 
 /// The byte written for each position of `range` of the concatenation (Red to move, then
 /// Black to move). Values that do not matter repeat the previous byte.
-fn encode_range(values: &[Vec<u8>; 2], metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
-    let n = values[0].len();
+fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
+    let n = t.values[0].len();
+    let at = |arr: &[Vec<u8>; 2], k: usize| if k < n { arr[0][k] } else { arr[1][k - n] };
     let mut out = Vec::with_capacity(range.len());
     let mut prev = 0u8;
     for k in range {
-        let v = if k < n {
-            values[0][k]
-        } else {
-            values[1][k - n]
-        };
+        let v = at(&t.values, k);
         let b = match metric {
-            Metric::Wdl => match wdl_of(v) {
-                Some(Wdl::Loss) => 0,
-                Some(Wdl::Draw) => 1,
-                Some(Wdl::Win) => 2,
-                None => prev,
+            Metric::Wdl => match (&t.verdicts, wdl_of(v)) {
+                (_, None) => prev,
+                (Some(verdicts), Some(_)) => at(verdicts, k),
+                (None, Some(w)) => Verdict::plain(w).encode(),
             },
             Metric::Dtm => {
                 if v <= MAX_DTM {
@@ -281,13 +281,13 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
 }
 
 fn compress_blocks(
-    values: &[Vec<u8>; 2],
+    t: &Table,
     metric: Metric,
     block: usize,
     level: i32,
     dict: Option<&[u8]>,
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
-    let total = 2 * values[0].len();
+    let total = 2 * t.values[0].len();
     let prepared = dict.map(|d| zstd::dict::EncoderDictionary::copy(d, level));
     (0..total.div_ceil(block))
         .into_par_iter()
@@ -304,7 +304,7 @@ fn compress_blocks(
                 let c = c
                     .as_mut()
                     .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
-                let raw = encode_range(values, metric, k * block..((k + 1) * block).min(total));
+                let raw = encode_range(t, metric, k * block..((k + 1) * block).min(total));
                 c.compress(&raw)
             },
         )
@@ -312,11 +312,9 @@ fn compress_blocks(
 }
 
 /// Write the WDL and DTM files of a table (atomically: temporary file, then rename).
-pub fn write_files(
-    dir: &Path,
-    material: &Material,
-    values: &[Vec<u8>; 2],
-) -> Result<Written, FileError> {
+pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
+    let material = &table.material;
+    let values = &table.values;
     let io = |path: &Path, e: std::io::Error| FileError::Io {
         path: path.display().to_string(),
         source: e,
@@ -335,7 +333,7 @@ pub fn write_files(
     for metric in [Metric::Wdl, Metric::Dtm] {
         let path = table_path(dir, material, metric);
         let (block, level) = block_params(metric);
-        let plain = compress_blocks(values, metric, block as usize, level, None)
+        let plain = compress_blocks(table, metric, block as usize, level, None)
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
         // A trained dictionary can pay off when a table has a few dozen blocks; with many
@@ -351,14 +349,14 @@ pub fn write_files(
                 .step_by(step)
                 .map(|k| {
                     encode_range(
-                        values,
+                        table,
                         metric,
                         k * block as usize..((k + 1) * block as usize).min(total),
                     )
                 })
                 .collect();
             if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
-                if let Ok(with) = compress_blocks(values, metric, block as usize, level, Some(&d)) {
+                if let Ok(with) = compress_blocks(table, metric, block as usize, level, Some(&d)) {
                     let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
                     if size < plain_size {
                         blocks = with;
@@ -370,7 +368,7 @@ pub fn write_files(
         let header = Header {
             metric,
             version: VERSION,
-            rules: RULES_CYCLES_DRAW,
+            rules: table.rules,
             index_scheme: INDEX_SCHEME,
             max_dtm,
             material: *material,
@@ -579,9 +577,10 @@ impl TableFile {
 pub fn combine(wdl: &[u8], dtm: &[u8]) -> Vec<u8> {
     wdl.iter()
         .zip(dtm)
-        .map(|(&w, &d)| match w {
-            1 => DRAW,
-            0 | 2 if d <= MAX_DTM && (d % 2 == 1) == (w == 2) => d,
+        .map(|(&w, &d)| match Verdict::decode(w).map(|v| v.wdl) {
+            Some(Wdl::Draw) => DRAW,
+            Some(Wdl::Win) if d <= MAX_DTM && d % 2 == 1 => d,
+            Some(Wdl::Loss) if d <= MAX_DTM && d % 2 == 0 => d,
             _ => ILLEGAL,
         })
         .collect()

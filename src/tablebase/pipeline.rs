@@ -2,9 +2,10 @@
 //! then save with checksums and a summary per table.
 
 use super::file::{table_path, write_files, Metric, TableFile, Written};
-use super::generate::generate;
+use super::generate::{generate, GenOptions};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
+use crate::board::rules::RuleSet;
 use crate::board::{Color, Position, Role};
 use crate::index::{Material, PieceList, PlacementIndex};
 use rayon::prelude::*;
@@ -100,8 +101,10 @@ fn mark_illegal(index: &PlacementIndex, values: &mut [Vec<u8>; 2]) {
         });
 }
 
-/// Read a table's two files into memory (checking every block).
-pub fn load_table(dir: &Path, m: &Material) -> Result<Table, TbError> {
+/// Read a table's two files into memory (checking every block). With `verdicts`, the WDL
+/// bytes are kept too when some verdict rests on the repetition rules (verification needs
+/// them; a table used as a sub-table does not).
+pub fn load_table(dir: &Path, m: &Material, verdicts: bool) -> Result<Table, TbError> {
     let index = PlacementIndex::new(*m)?;
     let open = |metric| TableFile::open(&table_path(dir, m, metric), Some((*m, metric)));
     let corrupt = |e: super::file::FileError| TbError::Corrupt {
@@ -120,27 +123,87 @@ pub fn load_table(dir: &Path, m: &Material) -> Result<Table, TbError> {
             ),
         });
     }
+    if wdl.header.rules != dtm.header.rules {
+        return Err(TbError::Corrupt {
+            path: dtm.path.display().to_string(),
+            reason: format!(
+                "rule set {} but the WDL file has rule set {}",
+                dtm.header.rules, wdl.header.rules
+            ),
+        });
+    }
     let w = wdl.read_all().map_err(corrupt)?;
     let d = dtm.read_all().map_err(corrupt)?;
     let all = super::file::combine(&w, &d);
-    let mut values = [all[..n as usize].to_vec(), all[n as usize..].to_vec()];
+    let n = n as usize;
+    let mut values = [all[..n].to_vec(), all[n..].to_vec()];
+    drop(all);
     mark_illegal(&index, &mut values);
+    let verdicts = (verdicts && w.iter().any(|&b| (3..255).contains(&b))).then(|| {
+        let mut v = [w[..n].to_vec(), w[n..].to_vec()];
+        for s in 0..2 {
+            for (b, &x) in v[s].iter_mut().zip(&values[s]) {
+                if x == ILLEGAL {
+                    *b = 255;
+                }
+            }
+        }
+        v
+    });
     Ok(Table {
         material: *m,
         index,
         values,
+        rules: wdl.header.rules,
+        verdicts,
     })
+}
+
+/// What a table folder holds for one material.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FilesState {
+    /// No files (or not both).
+    Missing,
+    /// Both files with valid headers for this index, of this rule set.
+    Valid(RuleSet),
+    /// Files that cannot be used (the reason).
+    Invalid(String),
+}
+
+/// The state of the files of `m` in `dir` (headers checked, not the data).
+pub fn files_state(dir: &Path, m: &Material) -> FilesState {
+    let index = match PlacementIndex::new(*m) {
+        Ok(i) => i,
+        Err(e) => return FilesState::Invalid(e.to_string()),
+    };
+    let mut rules = Vec::new();
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        let path = table_path(dir, m, metric);
+        if !path.exists() {
+            return FilesState::Missing;
+        }
+        match TableFile::open(&path, Some((*m, metric))) {
+            Ok(f) if f.header.positions == index.size() => rules.push(f.header.rules),
+            Ok(f) => {
+                return FilesState::Invalid(format!(
+                    "{}: {} positions per side, the index has {}",
+                    path.display(),
+                    f.header.positions,
+                    index.size()
+                ))
+            }
+            Err(e) => return FilesState::Invalid(e.to_string()),
+        }
+    }
+    if rules[0] != rules[1] {
+        return FilesState::Invalid(format!("{m}: the WDL and DTM files differ in rule set"));
+    }
+    FilesState::Valid(rules[0])
 }
 
 /// True when both files of `m` exist with valid headers for this index.
 pub fn files_valid(dir: &Path, m: &Material) -> bool {
-    let Ok(index) = PlacementIndex::new(*m) else {
-        return false;
-    };
-    [Metric::Wdl, Metric::Dtm].iter().all(|&metric| {
-        TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
-            .is_ok_and(|f| f.header.positions == index.size())
-    })
+    matches!(files_state(dir, m), FilesState::Valid(_))
 }
 
 /// Summary of an in-memory table.
@@ -169,13 +232,24 @@ pub fn summarize(
     }
 }
 
+/// How [`generate_set`] treats files already in the folder.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Existing {
+    /// Keep valid files of the requested rule set; files of another rule set are an error.
+    #[default]
+    Keep,
+    /// Keep valid files of the requested rule set; regenerate (replace) those of another.
+    ReplaceOtherRules,
+}
+
 /// Generate `targets` and everything they need into `dir`, smallest first; tables whose
 /// files are present and valid are skipped (and read when a bigger table needs them).
 /// `report` is called after each table.
 pub fn generate_set(
     targets: &[Material],
     dir: &Path,
-    show_progress: bool,
+    opts: GenOptions,
+    existing: Existing,
     mut report: impl FnMut(&GenSummary),
 ) -> Result<Vec<GenSummary>, TbError> {
     let order = closure(targets);
@@ -191,21 +265,32 @@ pub fn generate_set(
         })
     };
     for (i, m) in order.iter().enumerate() {
-        if files_valid(dir, m) {
-            let s = GenSummary {
-                material: *m,
-                skipped: true,
-                positions: 2 * PlacementIndex::new(*m)?.size(),
-                counts: [[0; 4]; 2],
-                longest: None,
-                seconds: 0.0,
-                peak_rss: peak_rss(),
-                gen_peak_rss: 0,
-                written: Written::default(),
-            };
-            report(&s);
-            out.push(s);
-            continue;
+        match files_state(dir, m) {
+            FilesState::Valid(r) if r == opts.rules => {
+                let s = GenSummary {
+                    material: *m,
+                    skipped: true,
+                    positions: 2 * PlacementIndex::new(*m)?.size(),
+                    counts: [[0; 4]; 2],
+                    longest: None,
+                    seconds: 0.0,
+                    peak_rss: peak_rss(),
+                    gen_peak_rss: 0,
+                    written: Written::default(),
+                };
+                report(&s);
+                out.push(s);
+                continue;
+            }
+            FilesState::Valid(r) if existing == Existing::Keep => {
+                return Err(TbError::RulesInFolder {
+                    material: *m,
+                    dir: dir.display().to_string(),
+                    found: r,
+                    wanted: opts.rules,
+                });
+            }
+            _ => {}
         }
         // make sure every table one capture away is in memory
         for c in Color::ALL {
@@ -213,16 +298,16 @@ pub fn generate_set(
                 if let Some(sub) = m.without(c, r) {
                     let name = table_material(sub).0;
                     if set.get(&name).is_none() {
-                        set.insert(Arc::new(load_table(dir, &name)?));
+                        set.insert(Arc::new(load_table(dir, &name, false)?));
                     }
                 }
             }
         }
         let start = Instant::now();
-        let table = generate(*m, &set, show_progress)?;
+        let table = generate(*m, &set, opts)?;
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = write_files(dir, m, &table.values).map_err(|e| TbError::Corrupt {
+        let written = write_files(dir, &table).map_err(|e| TbError::Corrupt {
             path: dir.display().to_string(),
             reason: e.to_string(),
         })?;
@@ -230,8 +315,20 @@ pub fn generate_set(
         report(&s);
         out.push(s);
         if needed_by_later(i, m) {
+            let mut table = table;
+            table.verdicts = None;
             set.insert(Arc::new(table));
         }
     }
     Ok(out)
+}
+
+/// Generate `targets` and every table they need in memory (no files), smallest first.
+pub fn generate_closure(targets: &[Material], opts: GenOptions) -> Result<TableSet, TbError> {
+    let mut set = TableSet::new();
+    for m in closure(targets) {
+        let t = generate(m, &set, opts)?;
+        set.insert(Arc::new(t));
+    }
+    Ok(set)
 }

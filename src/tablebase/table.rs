@@ -2,6 +2,7 @@
 //! for any position through the colour flip.
 
 use super::values::ILLEGAL;
+use crate::board::rules::RuleSet;
 use crate::board::{Color, Position};
 use crate::index::{IndexError, Material, PlacementIndex};
 use std::collections::HashMap;
@@ -14,8 +15,14 @@ pub struct Table {
     pub material: Material,
     /// Its placement index.
     pub index: PlacementIndex,
-    /// `values[side to move][index]`.
+    /// `values[side to move][index]`: distance to mate (see `values`).
     pub values: [Vec<u8>; 2],
+    /// The repetition rule set the values follow.
+    pub rules: RuleSet,
+    /// Under rule set 1, when some result rests on the rules: the WDL-file byte of every
+    /// position (a [`super::values::Verdict`], 255 for illegal placements). None when every
+    /// verdict is the plain one of `values`.
+    pub verdicts: Option<[Vec<u8>; 2]>,
 }
 
 impl Table {
@@ -115,6 +122,36 @@ pub enum TbError {
     /// A needed table is missing.
     #[error(transparent)]
     Missing(#[from] ProbeMissing),
+    /// A sub-table of another rule set than the table being generated.
+    #[error("{table} under rule set {rules} needs {sub} under the same rule set, but {sub} follows rule set {sub_rules}: regenerate {sub} (or choose --rules to match)")]
+    RuleMismatch {
+        /// The table being generated.
+        table: Material,
+        /// Its rule set.
+        rules: RuleSet,
+        /// The sub-table.
+        sub: Material,
+        /// The sub-table's rule set.
+        sub_rules: RuleSet,
+    },
+    /// The folder holds a table of another rule set than the one being generated.
+    #[error("{dir}: {material} there follows rule set {found}, this run generates rule set {wanted}; use another --tables folder, choose --rules to match, or pass --replace to regenerate it")]
+    RulesInFolder {
+        /// The table.
+        material: Material,
+        /// The folder.
+        dir: String,
+        /// Its rule set.
+        found: RuleSet,
+        /// The requested one.
+        wanted: RuleSet,
+    },
+    /// More rounds of the repetition rules than the formats hold.
+    #[error("{0}: the repetition rules need more than {max} rounds, beyond the format", max = super::generate::code::MAX_ORDER)]
+    TooManyRounds(Material),
+    /// A generator pass found its own state inconsistent (a bug: please report it).
+    #[error("{0}: internal error in the generator: {1}")]
+    Internal(Material, String),
     /// A distance to mate beyond the one-byte format.
     #[error("{0}: a distance to mate exceeds {max} plies, beyond the one-byte format", max = super::values::MAX_DTM)]
     DtmOverflow(Material),

@@ -74,6 +74,96 @@ pub fn value_from_children(children: impl IntoIterator<Item = u8>) -> Option<u8>
     })
 }
 
+/// How a rule-set-1 verdict rests on the repetition rules.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Ruling {
+    /// The side to move loses now: every move that does not lose otherwise continues its
+    /// perpetual check.
+    PerpetualCheck,
+    /// The side to move loses now: every move that does not lose otherwise continues its
+    /// perpetual chase.
+    PerpetualChase,
+}
+
+/// The WDL-file byte of a position: the outcome, the round of the repetition rules that
+/// decided it (0 = no rule needed, the value rule set 0 gives too), and whether the position
+/// is itself a ruling (the side to move is the violator who must deviate).
+///
+/// Encoding (one byte): 0 loss, 1 draw, 2 win in round 0; for round `k >= 1`,
+/// `3 + 4 (k - 1) + kind` with kind 0 loss, 1 win, 2 ruling by perpetual check, 3 ruling by
+/// perpetual chase. Rounds up to [`MAX_ORDER`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub struct Verdict {
+    /// Outcome for the side to move.
+    pub wdl: Wdl,
+    /// Round of the repetition rules that decided it (0 for draws and plain results).
+    pub order: u8,
+    /// Set when the position is a ruling (then `wdl` is a loss).
+    pub ruling: Option<Ruling>,
+}
+
+/// Highest rule round the WDL byte holds.
+pub const MAX_ORDER: u8 = 63;
+
+impl Verdict {
+    /// A result that needs no repetition rule.
+    pub fn plain(wdl: Wdl) -> Verdict {
+        Verdict {
+            wdl,
+            order: 0,
+            ruling: None,
+        }
+    }
+
+    /// The WDL-file byte.
+    pub fn encode(self) -> u8 {
+        if self.order == 0 {
+            return match self.wdl {
+                Wdl::Loss => 0,
+                Wdl::Draw => 1,
+                Wdl::Win => 2,
+            };
+        }
+        let kind = match (self.wdl, self.ruling) {
+            (_, Some(Ruling::PerpetualCheck)) => 2,
+            (_, Some(Ruling::PerpetualChase)) => 3,
+            (Wdl::Win, None) => 1,
+            _ => 0,
+        };
+        3 + 4 * (self.order.min(MAX_ORDER) - 1) + kind
+    }
+
+    /// Read a WDL-file byte (None for a byte no encoding produces).
+    pub fn decode(b: u8) -> Option<Verdict> {
+        Some(match b {
+            0 => Verdict::plain(Wdl::Loss),
+            1 => Verdict::plain(Wdl::Draw),
+            2 => Verdict::plain(Wdl::Win),
+            255 => return None,
+            _ => {
+                let k = (b - 3) / 4 + 1;
+                let (wdl, ruling) = match (b - 3) % 4 {
+                    0 => (Wdl::Loss, None),
+                    1 => (Wdl::Win, None),
+                    2 => (Wdl::Loss, Some(Ruling::PerpetualCheck)),
+                    _ => (Wdl::Loss, Some(Ruling::PerpetualChase)),
+                };
+                Verdict {
+                    wdl,
+                    order: k,
+                    ruling,
+                }
+            }
+        })
+    }
+
+    /// True when the result exists only because of the repetition rules (rule set 0 would
+    /// call the position a draw).
+    pub fn rests_on_rule(self) -> bool {
+        self.order > 0
+    }
+}
+
 /// Per side to move (Red, Black): wins, draws, losses, illegal.
 pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
     let mut counts = [[0u64; 4]; 2];
@@ -94,6 +184,22 @@ pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verdict_bytes_round_trip() {
+        for b in 0..=254u8 {
+            let v = Verdict::decode(b).expect("every byte below 255 is a verdict");
+            assert_eq!(v.encode(), b, "{v:?}");
+        }
+        assert_eq!(Verdict::decode(255), None);
+        let r = Verdict {
+            wdl: Wdl::Loss,
+            order: 2,
+            ruling: Some(Ruling::PerpetualChase),
+        };
+        assert_eq!(r.encode(), 3 + 4 + 3);
+        assert!(r.rests_on_rule() && !Verdict::plain(Wdl::Win).rests_on_rule());
+    }
 
     #[test]
     fn children_rule() {

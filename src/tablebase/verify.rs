@@ -37,14 +37,14 @@ pub struct VerifyReport {
 /// files is checked on the way) and re-derive every value of the table.
 pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
     let (name, _) = table_material(*m);
-    let table = Arc::new(load_table(dir, &name)?);
+    let table = Arc::new(load_table(dir, &name, true)?);
     let mut set = TableSet::new();
     for c in Color::ALL {
         for r in Role::ALL {
             if let Some(sub) = name.without(c, r) {
                 let sub = table_material(sub).0;
                 if set.get(&sub).is_none() {
-                    set.insert(Arc::new(load_table(dir, &sub)?));
+                    set.insert(Arc::new(load_table(dir, &sub, false)?));
                 }
             }
         }

@@ -1,0 +1,748 @@
+//! Rule set 1 in the generator: positions whose only way to avoid loss is a perpetual check
+//! or a perpetual chase are lost.
+//!
+//! # The positions and moves involved
+//!
+//! After plain retrograde analysis (round 0) every position is decided (won, lost, illegal)
+//! or *open*. Only moves between open positions can make a cycle; every other move either
+//! loses (it reaches a position won for the opponent: *bad*) or saves its mover (a position
+//! lost for the opponent: *good*; or a capture into a drawn position of a smaller table:
+//! *capture-draw*, a flag of the position).
+//!
+//! Marks, set once on the open positions after round 0 (the "base" flags):
+//! * `IN_CHECK` on a position whose side to move is in check and has a quiet reply to an open
+//!   position; `CHECK` on every such reply's result: there the side to move has just given
+//!   check and may be a perpetual checker.
+//! * `IN_CHASE` on a position (not in check) with a quiet move that escapes a chase attack
+//!   ([`crate::board::rules`]) to an open position; `CHASE` on each such result: there the
+//!   side to move may be a perpetual chaser.
+//!
+//! # One round
+//!
+//! Working flags, per open position: `CW`/`ZW` "the side to move wins if the opponent keeps
+//! checking/chasing", `CL`/`ZL` "the side to move loses if it keeps checking/chasing". A round:
+//!
+//! 1. Reset: `CW = IN_CHECK`, `ZW = IN_CHASE`, `CL = CHECK`, `ZL = CHASE`; a capture-draw
+//!    clears `CL` (`ZL`) unless the position also has `CW` (`ZW`).
+//! 2. Clean-up to a fixpoint (the "fake" violations are removed). A position keeps `CL` only
+//!    while every move of its side is bad or reaches an open position with `CW` (a check the
+//!    opponent must answer); it keeps `ZL` only while every such move reaches a position with
+//!    `ZW` and all of them attack a common target anew; it keeps `CW` while some move reaches
+//!    a position with `CL`, `ZW` while some escape reaches a position with `ZL` whose side can
+//!    only chase the escaped piece again. Positions carrying both sides of a flag (mutual
+//!    check or chase) are resolved by the finer rules of [`Pass`]: three strengths of the
+//!    chase tests in turn, then both flags of a still mutual position are dropped and the
+//!    clean-up runs again.
+//! 3. Ruling: for Red's benefit first, every open Black position with `CL` and not `CW` (or,
+//!    when it has neither, `ZL` and not `ZW`) and no capture-draw is lost *by ruling*; plain
+//!    propagation follows (its wins and losses belong to this round). Then the same for
+//!    Black's benefit. A side for which a round rules nothing is done for good.
+//!
+//! Rounds repeat until both sides are done; what is still open is a draw.
+//!
+//! # Why it ends and why the values are right (proof sketch)
+//!
+//! *Termination.* Each round either rules at least one open position (the open set shrinks
+//! strictly; there are finitely many positions) or marks a side done; the clean-up only ever
+//! clears flags of a finite set, so each of its loops ends; propagation decides only open
+//! positions. Hence at most (open positions + 2) rounds, each finite.
+//!
+//! *Soundness.* By induction over the order of decisions. Round 0 is exact retrograde
+//! analysis. A position ruled in round `k` carries `CL` after the clean-up: each of its moves
+//! either loses by the values known so far (induction) or gives a check that the opponent
+//! answers inside the open set while keeping `CW`, i.e. with a reply that puts the ruled side
+//! back in a `CL` position; so the ruled side can avoid loss only by checking forever while
+//! the opponent (not `CL`: it is not itself forced to check) does not, which rule set 1 calls
+//! a loss; a capture-draw would be a non-checking way out, so it prevents the ruling. The
+//! same holds for chases with `ZL`/`ZW`, where the clean-up also demands that all the
+//! chasing moves attack one target that has just escaped it, and the check pair is examined
+//! first (check ranks above chase: a side that is itself checked is not ruled for chasing).
+//! Propagation then applies the ordinary game rules to these new losses, so every win and
+//! loss it adds is forced.
+//!
+//! *Completeness (relative to the rule as stated).* A position left open at the end had, in
+//! the last round, no flag combination that marks its side as the sole violator, and no
+//! move into a lost position: neither side can force a win, nor a ruling; a draw.
+//!
+//! This is the rule as the largest public Xiangqi tablebase applies it (its WDL agrees with
+//! ours on every reference position); the finer points of [`Pass`] follow its behaviour.
+
+use super::{code, Gen, Mode, CHUNK};
+use crate::board::rules::{escape_targets, escaping_moves, gives_check, new_attacks};
+use crate::board::{Bitboard, Color, Move, MoveList, Position};
+use crate::tablebase::table::TbError;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Base flags (set once after round 0).
+const CHECK: u8 = 1;
+const CHASE: u8 = 2;
+const IN_CHECK: u8 = 4;
+const IN_CHASE: u8 = 8;
+/// Working flags (reset each round).
+const CW: u8 = 16;
+const CL: u8 = 32;
+const ZW: u8 = 64;
+const ZL: u8 = 128;
+const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
+const WORK: u8 = CW | CL | ZW | ZL;
+
+/// The strength of a clean-up pass: how much of the chase analysis it applies (see the
+/// module documentation).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Pass {
+    /// An escape into a chaser's position keeps `ZW` without looking further.
+    One,
+    /// The chaser's replies are examined; a chasing side in check is excused when the
+    /// opponent checks with every reply.
+    Two,
+    /// Mutual chases are also undone when the other side has a chasing escape of its own.
+    Three,
+}
+
+/// What one move of a position reaches, for the clean-up.
+#[derive(Copy, Clone)]
+enum Child {
+    /// Lost for its side to move: a saving move.
+    Good,
+    /// Won for its side to move, or illegal: a losing move.
+    Bad,
+    /// Open, with its flags.
+    Open(u8),
+}
+
+impl Gen<'_> {
+    fn child(&self, c: &Position) -> Child {
+        let Some(j) = self.rank(c) else {
+            return Child::Bad;
+        };
+        let s = c.turn().index();
+        let v = self.val[s].get(j);
+        if v & code::OPEN != 0 {
+            Child::Open(self.aux[s].get(j))
+        } else if code::is_loss(v) {
+            Child::Good
+        } else {
+            Child::Bad
+        }
+    }
+
+    fn is_open(&self, side: Color, i: usize) -> bool {
+        self.val[side.index()].get(i) & code::OPEN != 0
+    }
+
+    fn capture_draw(&self, side: Color, i: usize) -> bool {
+        self.capdraw.as_ref().is_some_and(|c| c[side.index()].get(i))
+    }
+
+    /// Run `f` on every open position of `side` in parallel; true when some call said so.
+    fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
+        let n = self.size();
+        let any = AtomicBool::new(false);
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let mut hit = false;
+            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                if self.is_open(side, i) && f(i) {
+                    hit = true;
+                }
+            }
+            if hit {
+                any.store(true, Relaxed);
+            }
+        });
+        any.load(Relaxed)
+    }
+
+    /// Set the base flags on the open positions (once, after round 0).
+    fn mark(&self) {
+        for side in Color::ALL {
+            self.each_open(side, |i| {
+                self.aux[side.index()].set(i, 0);
+                false
+            });
+        }
+        for side in Color::ALL {
+            self.each_open(side, |i| {
+                let Some(pos) = self.position(i, side) else {
+                    return false;
+                };
+                let (moves, child_flag, own_flag) = if pos.in_check() {
+                    (pos.quiet_moves(), CHECK, IN_CHECK)
+                } else {
+                    (escaping_moves(&pos), CHASE, IN_CHASE)
+                };
+                let mut found = false;
+                for m in moves {
+                    let c = pos.after(m);
+                    if let Some(j) = self.rank(&c) {
+                        if self.is_open(!side, j) {
+                            self.aux[(!side).index()].or(j, child_flag);
+                            found = true;
+                        }
+                    }
+                }
+                if found {
+                    self.aux[side.index()].or(i, own_flag);
+                }
+                false
+            });
+        }
+    }
+
+    /// Step 1 of a round: working flags from the base flags.
+    fn reset_flags(&self) {
+        for side in Color::ALL {
+            self.each_open(side, |i| {
+                let aux = &self.aux[side.index()];
+                let f = aux.get(i) & BASE;
+                if f == 0 {
+                    return false;
+                }
+                let mut w = 0;
+                if f & IN_CHECK != 0 {
+                    w |= CW;
+                }
+                if f & IN_CHASE != 0 {
+                    w |= ZW;
+                }
+                if f & CHECK != 0 {
+                    w |= CL;
+                }
+                if f & CHASE != 0 {
+                    w |= ZL;
+                }
+                if self.capture_draw(side, i) {
+                    if w & CL != 0 && w & CW == 0 {
+                        w &= !CL;
+                    }
+                    if w & ZL != 0 && w & ZW == 0 {
+                        w &= !ZL;
+                    }
+                }
+                aux.set(i, f | w);
+                false
+            });
+        }
+    }
+
+    /// One clean-up sweep over both sides: `lose` examines the `CL`/`ZL` flags, otherwise
+    /// the `CW`/`ZW` flags. True when a flag changed.
+    fn sweep(&self, lose: bool, pass: Pass) -> bool {
+        let mut any = false;
+        for side in Color::ALL {
+            let changed = self.each_open(side, |i| {
+                let aux = &self.aux[side.index()];
+                let f = aux.get(i);
+                let want = if lose { CL | ZL } else { CW | ZW };
+                if f & want == 0 {
+                    return false;
+                }
+                let Some(pos) = self.position(i, side) else {
+                    return false;
+                };
+                let cd = self.capture_draw(side, i);
+                let g = if lose {
+                    self.remove_lose(&pos, f, cd, pass)
+                } else {
+                    self.remove_win(&pos, f, cd, pass)
+                };
+                if g != f {
+                    aux.set(i, g);
+                    true
+                } else {
+                    false
+                }
+            });
+            any |= changed;
+        }
+        any
+    }
+
+    /// Step 2 of a round: the clean-up fixpoint.
+    fn clean_up(&self) {
+        let run = |pass: Pass| {
+            let mut n = 1;
+            let mut found = false;
+            while n <= 2 || found {
+                found = self.sweep(n % 2 == 1, pass);
+                n += 1;
+            }
+        };
+        for pass in [Pass::One, Pass::Two, Pass::Three] {
+            run(pass);
+        }
+        // mutual flags left: neither side is the sole violator
+        let mut mutual = false;
+        for side in Color::ALL {
+            mutual |= self.each_open(side, |i| {
+                let aux = &self.aux[side.index()];
+                let mut f = aux.get(i);
+                let before = f;
+                if f & CW != 0 && f & CL != 0 {
+                    f &= !(CW | CL);
+                }
+                if f & ZW != 0 && f & ZL != 0 {
+                    f &= !(ZW | ZL);
+                }
+                if f != before {
+                    aux.set(i, f);
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+        if mutual {
+            run(Pass::Two);
+        }
+    }
+
+    /// The `CL`/`ZL` clean-up of one position (side to move: the possible violator).
+    fn remove_lose(&self, x: &Position, flags: u8, cd: bool, pass: Pass) -> u8 {
+        let mut f = flags;
+        if cd {
+            let mut changed = false;
+            if f & CL != 0 && f & CW == 0 {
+                f &= !CL;
+                changed = true;
+            }
+            if f & ZL != 0 && f & ZW == 0 {
+                f &= !ZL;
+                changed = true;
+            }
+            if changed {
+                return f;
+            }
+        }
+        let moves = x.quiet_moves();
+        if f & CL != 0 && f & CW != 0 {
+            // in check and checking: mutual perpetual check
+            let (mut empty, mut again, mut way_out, mut other) = (true, false, false, false);
+            for &m in &moves {
+                match self.child(&x.after(m)) {
+                    Child::Good => way_out = true,
+                    Child::Bad => {}
+                    Child::Open(cf) if cf & CW == 0 => {
+                        way_out = true;
+                        if pass == Pass::Three && cf & CL != 0 {
+                            other = true;
+                        }
+                    }
+                    Child::Open(cf) => {
+                        empty = false;
+                        if cf & CL != 0 {
+                            again = true;
+                        }
+                    }
+                }
+            }
+            if again && !other {
+                return f;
+            }
+            if way_out {
+                return f & !CL;
+            }
+            if empty {
+                return self.no_checking_move(x, f, cd);
+            }
+            return f;
+        }
+        if f & ZL != 0 && f & ZW != 0 {
+            // chased and chasing: mutual chase
+            let mut long_check = f & CL != 0;
+            let (mut again, mut way_out, mut other) = (false, false, false);
+            let mut chasing = MoveList::new();
+            for &m in &moves {
+                match self.child(&x.after(m)) {
+                    Child::Bad => {}
+                    Child::Good => {
+                        if long_check {
+                            long_check = false;
+                            f &= !CL;
+                        }
+                        way_out = true;
+                    }
+                    Child::Open(cf) => {
+                        if long_check && cf & CW == 0 {
+                            long_check = false;
+                            f &= !CL;
+                        }
+                        if cf & ZW == 0 {
+                            way_out = true;
+                            if pass == Pass::Three
+                                && !other
+                                && cf & ZL != 0
+                                && cf & CW == 0
+                                && is_escape(x, m)
+                            {
+                                other = true;
+                            }
+                        } else {
+                            chasing.push(m);
+                        }
+                        if !again
+                            && cf & ZW != 0
+                            && cf & ZL != 0
+                            && is_escape(x, m)
+                            && !new_attacks(x, m).is_empty()
+                        {
+                            again = true;
+                        }
+                    }
+                }
+            }
+            if again && !other {
+                return f;
+            }
+            if way_out {
+                return f & !ZL;
+            }
+            return self.resolve_chase(x, f, cd, &chasing, pass);
+        }
+        let (mut long_check, mut long_chase) = (f & CL != 0, f & ZL != 0);
+        let mut check_empty = true;
+        let mut chasing = MoveList::new();
+        for &m in &moves {
+            if !long_check && !long_chase {
+                break;
+            }
+            match self.child(&x.after(m)) {
+                Child::Bad => {}
+                Child::Good => {
+                    if long_check {
+                        long_check = false;
+                        f &= !CL;
+                    }
+                    if long_chase {
+                        long_chase = false;
+                        f &= !ZL;
+                    }
+                }
+                Child::Open(cf) => {
+                    if long_check {
+                        if cf & CW == 0 {
+                            long_check = false;
+                            f &= !CL;
+                        } else {
+                            check_empty = false;
+                        }
+                    }
+                    if long_chase {
+                        if cf & ZW == 0 {
+                            long_chase = false;
+                            f &= !ZL;
+                        } else {
+                            chasing.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        if long_check && long_chase {
+            self.fail(format!(
+                "{}: forced to check and to chase with every move",
+                x.to_fen()
+            ));
+            return f;
+        }
+        if long_check && check_empty {
+            return self.no_checking_move(x, f, cd);
+        }
+        if long_chase {
+            return self.resolve_chase(x, f, cd, &chasing, pass);
+        }
+        f
+    }
+
+    /// A `CL` position none of whose moves keeps the cycle: only a capture-draw explains it.
+    fn no_checking_move(&self, x: &Position, f: u8, cd: bool) -> u8 {
+        if cd {
+            f & !(CL | CW)
+        } else {
+            self.fail(format!("{}: open, yet every move loses", x.to_fen()));
+            f
+        }
+    }
+
+    /// The chasing moves of a `ZL` position (all its moves into open positions, each with
+    /// `ZW`): they must share a target they attack anew, and a side in check is excused when
+    /// the opponent answers every chase with a check.
+    fn resolve_chase(&self, x: &Position, f: u8, cd: bool, chasing: &[Move], pass: Pass) -> u8 {
+        if chasing.is_empty() {
+            if cd {
+                return f & !(ZL | ZW);
+            }
+            self.fail(format!("{}: open, yet every move loses", x.to_fen()));
+            return f;
+        }
+        if !common_target(x, chasing, Bitboard::FULL) {
+            return f & !ZL;
+        }
+        if pass == Pass::One || !x.in_check() {
+            return f;
+        }
+        for &m in chasing {
+            let y = x.after(m);
+            let escapes_without_check = y.quiet_moves().into_iter().any(|m2| {
+                matches!(self.child(&y.after(m2)), Child::Open(zf) if zf & ZL != 0)
+                    && !gives_check(&y, m2)
+                    && is_escape(&y, m2)
+            });
+            if !escapes_without_check {
+                return f & !ZL;
+            }
+        }
+        f
+    }
+
+    /// The `CW`/`ZW` clean-up of one position (side to move: the possible victim).
+    fn remove_win(&self, x: &Position, flags: u8, cd: bool, pass: Pass) -> u8 {
+        let f = flags;
+        let moves = x.quiet_moves();
+        if f & CW != 0 {
+            let keeps = moves
+                .iter()
+                .any(|&m| matches!(self.child(&x.after(m)), Child::Open(cf) if cf & CL != 0));
+            return if keeps { f } else { f & !CW };
+        }
+        if f & ZL != 0 {
+            // chased and chasing
+            let mut draw_move = cd;
+            let mut escapes: Vec<(Bitboard, Move, u8)> = Vec::new();
+            for &m in &moves {
+                match self.child(&x.after(m)) {
+                    Child::Good => draw_move = true,
+                    Child::Bad => {}
+                    Child::Open(cf) => {
+                        if cf & ZL != 0 {
+                            let evt = escape_targets(x, m);
+                            if !evt.is_empty() {
+                                if pass == Pass::One {
+                                    return f;
+                                }
+                                escapes.push((evt, m, cf));
+                            }
+                        }
+                        if cf & ZW == 0 {
+                            draw_move = true;
+                        }
+                    }
+                }
+            }
+            if escapes.is_empty() {
+                return f & !ZW;
+            }
+            let consider_mutual = !(draw_move && pass <= Pass::Two);
+            for (evt, m, cf) in escapes {
+                let mutual = consider_mutual && cf & ZW != 0 && !new_attacks(x, m).is_empty();
+                let y = x.after(m);
+                let (mut long_chase, mut again, mut other) = (true, false, false);
+                let mut chasing = MoveList::new();
+                let mut again_moves = MoveList::new();
+                for m2 in y.quiet_moves() {
+                    match self.child(&y.after(m2)) {
+                        Child::Good => {
+                            long_chase = false;
+                            if !mutual {
+                                break;
+                            }
+                        }
+                        Child::Bad => {}
+                        Child::Open(zf) => {
+                            if zf & ZW == 0 {
+                                long_chase = false;
+                                if !mutual {
+                                    break;
+                                }
+                                if pass == Pass::Three
+                                    && !other
+                                    && zf & ZL != 0
+                                    && zf & CW == 0
+                                    && is_escape(&y, m2)
+                                {
+                                    other = true;
+                                }
+                            } else {
+                                chasing.push(m2);
+                            }
+                            if mutual && zf & ZW != 0 && zf & ZL != 0 && is_escape(&y, m2) {
+                                again = true;
+                                again_moves.push(m2);
+                            }
+                        }
+                    }
+                }
+                if again
+                    && (!other || pass <= Pass::Two)
+                    && again_moves
+                        .iter()
+                        .any(|&m3| !(new_attacks(&y, m3) & evt).is_empty())
+                {
+                    return f;
+                }
+                if long_chase && common_target(&y, &chasing, evt) {
+                    return f;
+                }
+            }
+            return f & !ZW;
+        }
+        for &m in &moves {
+            let Child::Open(cf) = self.child(&x.after(m)) else {
+                continue;
+            };
+            if cf & ZL == 0 {
+                continue;
+            }
+            let evt = escape_targets(x, m);
+            if evt.is_empty() {
+                continue;
+            }
+            if pass == Pass::One {
+                return f;
+            }
+            let y = x.after(m);
+            let mut chasing = MoveList::new();
+            let mut only_chases = true;
+            for m2 in y.quiet_moves() {
+                match self.child(&y.after(m2)) {
+                    Child::Good => {
+                        only_chases = false;
+                        break;
+                    }
+                    Child::Bad => {}
+                    Child::Open(zf) if zf & ZW != 0 => chasing.push(m2),
+                    Child::Open(_) => {
+                        only_chases = false;
+                        break;
+                    }
+                }
+            }
+            if only_chases && common_target(&y, &chasing, evt) {
+                return f;
+            }
+        }
+        f & !ZW
+    }
+
+    /// Step 3 for the benefit of the other side: rule the violators among the open positions
+    /// of `side`. Returns how many.
+    fn rule(&self, order: u8, side: Color) -> u64 {
+        let count = AtomicU64::new(0);
+        self.each_open(side, |i| {
+            let f = self.aux[side.index()].get(i);
+            let cd = self.capture_draw(side, i);
+            let kind = if f & (CL | CW) != 0 {
+                (f & CL != 0 && f & CW == 0 && !cd).then_some(code::RULE_CHECK)
+            } else if f & (ZL | ZW) != 0 {
+                (f & ZL != 0 && f & ZW == 0 && !cd).then_some(code::RULE_CHASE)
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                self.val[side.index()].set(i, code::make(order, kind));
+                self.aux[side.index()].set(i, 0);
+                count.fetch_add(1, Relaxed);
+            }
+            false
+        });
+        count.into_inner()
+    }
+
+    /// Plain propagation of the rulings of `loser` in round `order`: step `t` un-moves the
+    /// positions decided at step `t` (losses of `loser` at even `t`, wins of the other side
+    /// at odd `t`).
+    fn propagate(&self, order: u8, loser: Color) -> Result<(), TbError> {
+        let n = self.size();
+        let mut t: u8 = 0;
+        loop {
+            let x = if t % 2 == 0 { loser } else { !loser };
+            self.assigned.store(0, Relaxed);
+            let stamp = t.checked_add(1).ok_or(TbError::DtmOverflow(self.material))?;
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
+                aux.scan(start, end, t, |i| {
+                    let v = val.get(i);
+                    let frontier = v & code::OPEN == 0
+                        && code::order(v) == order
+                        && if t % 2 == 0 {
+                            code::is_loss(v)
+                        } else {
+                            code::is_win(v)
+                        };
+                    if frontier {
+                        self.retro_own(i as u64, x, v, stamp, Mode::Counting(order));
+                    }
+                });
+            });
+            if self.assigned.load(Relaxed) == 0 {
+                return self.check_fault();
+            }
+            t = stamp;
+        }
+    }
+}
+
+/// The move escapes a chase attack.
+fn is_escape(pos: &Position, m: Move) -> bool {
+    !escape_targets(pos, m).is_empty()
+}
+
+/// Some point of `target` is attacked anew by every one of `moves`.
+fn common_target(pos: &Position, moves: &[Move], target: Bitboard) -> bool {
+    let mut t = target;
+    for &m in moves {
+        t &= new_attacks(pos, m);
+        if t.is_empty() {
+            return false;
+        }
+    }
+    !t.is_empty()
+}
+
+/// Steps 3 of the generation (see the module documentation). Returns true when a position
+/// was ruled (then the distances to mate must be computed again).
+pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
+    let pb = super::progress(0, "repetition rules", show);
+    pb.set_prefix(g.material.to_string());
+    g.mark();
+    let mut done = [false; 2];
+    let mut any = false;
+    let mut order: u8 = 1;
+    loop {
+        if order > code::MAX_ORDER {
+            return Err(TbError::TooManyRounds(g.material));
+        }
+        pb.set_message(format!("round {order}"));
+        g.reset_flags();
+        g.clean_up();
+        g.check_fault()?;
+        for root in Color::ALL {
+            if done[root.index()] {
+                continue;
+            }
+            if g.rule(order, !root) == 0 {
+                done[root.index()] = true;
+                continue;
+            }
+            any = true;
+            g.propagate(order, !root)?;
+        }
+        pb.inc(1);
+        if done[0] && done[1] {
+            break;
+        }
+        order += 1;
+    }
+    // what is still open is a draw
+    for side in Color::ALL {
+        g.each_open(side, |i| {
+            g.val[side.index()].set(i, code::DRAW);
+            g.aux[side.index()].set(i, 0xFF);
+            false
+        });
+    }
+    pb.finish_and_clear();
+    let _ = WORK;
+    Ok(any)
+}

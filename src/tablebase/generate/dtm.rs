@@ -1,0 +1,109 @@
+//! Step 4: distance to mate under rule set 1.
+//!
+//! A position lost by ruling can avoid mate only by going on with its perpetual check or
+//! chase, which the rules forbid. So distances to mate are those of the game in which every
+//! ruled position may not play its *violating* moves: the moves into positions decided in the
+//! ruling's own round or later (at the ruling they were open and continued the cycle). Its
+//! other moves all lose by the values known before the ruling. In that game:
+//!
+//! * a ruled position's distance is one more than the longest of its permitted moves
+//!   (the violator deviates as late as it can), or 0 when every legal move violates (it loses
+//!   by ruling now, as a position without a legal move loses);
+//! * every other position follows the ordinary rule (fastest win, slowest loss), through
+//!   ruled positions too: a winner may steer into a ruling when that mates sooner.
+//!
+//! This is the plain level-by-level analysis of step 2 on that game, so the values are exact
+//! for it; it must reproduce the wins and losses of step 3 exactly (checked: a disagreement
+//! is an internal error, not a table).
+
+use super::{code, Gen, Mode, CHUNK};
+use crate::board::{Color, Position};
+use crate::index::PieceList;
+use crate::tablebase::table::TbError;
+use rayon::prelude::*;
+
+impl Gen<'_> {
+    /// Counters of the restricted game for the indices `start..end`.
+    fn dtm_init_chunk(&self, start: usize, end: usize) {
+        let mut pieces = PieceList::new();
+        for i in start..end {
+            let decided = Color::ALL
+                .iter()
+                .any(|&s| {
+                    let c = self.val[s.index()].get(i) & 0x7F;
+                    code::is_loss(c) || code::is_win(c)
+                });
+            if !decided || !self.index.unrank_into(i as u64, &mut pieces) {
+                for s in Color::ALL {
+                    self.aux[s.index()].set(i, 0xFF);
+                }
+                continue;
+            }
+            for side in Color::ALL {
+                let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+                let c = val.get(i) & 0x7F;
+                if !(code::is_loss(c) || code::is_win(c)) {
+                    aux.set(i, 0xFF);
+                    continue;
+                }
+                let Ok(pos) = Position::from_pieces(&pieces, side) else {
+                    self.fail(format!("index {i} decided but undecodable"));
+                    continue;
+                };
+                let moves = pos.legal_moves();
+                let order = code::order(c);
+                let ruling = code::is_ruling(c);
+                let n = self.distinct_children(&pos, &moves, |captured, child| {
+                    if !ruling || captured.is_some() {
+                        return true;
+                    }
+                    self.rank(child).is_some_and(|j| {
+                        let cc = self.val[child.turn().index()].get(j) & 0x7F;
+                        code::is_win(cc) && code::order(cc) < order
+                    })
+                });
+                if n == 0 {
+                    // mated, or ruled with nothing but violating moves
+                    if !code::is_loss(c) {
+                        self.fail(format!("{}: won, yet without a move", pos.to_fen()));
+                    }
+                    aux.set(i, 0);
+                } else {
+                    aux.set(i, n as u8);
+                    val.set(i, c | code::OPEN);
+                }
+            }
+        }
+    }
+}
+
+/// Step 4 (see the module documentation).
+pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<(), TbError> {
+    let n = g.size();
+    let pb = super::progress(g.chunks() as u64, "distance to mate", show);
+    pb.set_prefix(g.material.to_string());
+    (0..g.chunks()).into_par_iter().for_each(|c| {
+        g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+        pb.inc(1);
+    });
+    g.check_fault()?;
+    pb.set_length(0);
+    pb.set_position(0);
+    g.levels(Mode::Dtm, &pb)?;
+    pb.finish_and_clear();
+    for side in Color::ALL {
+        let val = &g.val[side.index()];
+        let stuck = (0..n).into_par_iter().find_any(|&i| val.get(i) & code::OPEN != 0);
+        if let Some(i) = stuck {
+            let fen = g
+                .position(i, side)
+                .map(|p| p.to_fen())
+                .unwrap_or_else(|| format!("index {i}"));
+            return Err(TbError::Internal(
+                g.material,
+                format!("{fen}: decided by the rules, but no distance to mate follows"),
+            ));
+        }
+    }
+    Ok(())
+}

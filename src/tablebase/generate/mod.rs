@@ -1,0 +1,712 @@
+//! Retrograde generation of one table: WDL under a repetition rule set, and DTM.
+//!
+//! The pipeline, as [`generate`] runs it:
+//!
+//! 1. **Start** ([`Gen::init`]). Every position of both sides to move is decoded once:
+//!    illegal placements (kings facing, side not to move in check) are marked, positions
+//!    without a legal move are lost in 0, every other position gets a counter: its number of
+//!    distinct successors (by table and index; two moves lead to one successor only when they
+//!    give mirror images). Under rule set 1 the positions with a capture into a drawn
+//!    sub-table position are noted (a drawing way out of any cycle).
+//! 2. **Plain retrograde analysis** ([`Gen::levels`], round 0). Level by level
+//!    (`L` = 0, 1, 2, ...), the positions decided at distance `L`, in this table and in the
+//!    tables one capture away, are un-moved (un-captured for the smaller tables) into their
+//!    predecessors. At even `L` (losses) every unknown predecessor is a win in `L + 1`; at odd
+//!    `L` (wins) each predecessor's counter drops by one, and a predecessor whose last
+//!    successor has just turned out a win for the opponent is lost in `L + 1`. Levels go in
+//!    order, so wins are as fast and losses as slow as possible. What is decided here is
+//!    decided under any rule set: this is rule set 0's whole table.
+//! 3. **Repetition rules** ([`cycles`], rule set 1, only when both sides have a rook, horse,
+//!    cannon or pawn): rounds of marking, clean-up and ruling that turn positions whose only
+//!    way to avoid loss is a perpetual check or chase into losses, each followed by plain
+//!    propagation. See that module for the fixpoint and its proof sketch.
+//! 4. **Distance to mate under the rules** ([`dtm`], when a ruling happened): the plain
+//!    retrograde analysis once more, on the game in which a ruled position's violating moves
+//!    are forbidden. It must reproduce the WDL of step 3 exactly.
+//! 5. Whatever is undecided cannot be forced either way: a draw.
+//!
+//! Work is split over index chunks with rayon. Memory: two bytes per position (a value byte
+//! and an auxiliary byte, each shared by the phases as documented on [`Gen`]) plus, under rule
+//! set 1 with both sides attacking, one bit, plus the (smaller) tables one capture away.
+
+mod bytes;
+mod cycles;
+mod dtm;
+
+use super::table::{table_material, ProbeMissing, Table, TableSet, TbError};
+use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use crate::board::attacks::reachable;
+use crate::board::retro::unmove_sources;
+use crate::board::rules::RuleSet;
+use crate::board::{Bitboard, Color, MoveList, Piece, Position, Role, Square};
+use crate::index::{Material, PieceList, PlacementIndex};
+use arrayvec::ArrayVec;
+use bytes::{Bits, Bytes};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+const CHUNK: usize = 4096;
+
+/// What [`generate`] builds and how.
+#[derive(Copy, Clone, Debug)]
+pub struct GenOptions {
+    /// Repetition rule set.
+    pub rules: RuleSet,
+    /// Draw progress bars.
+    pub progress: bool,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions {
+            rules: RuleSet::CheckChase,
+            progress: false,
+        }
+    }
+}
+
+/// The value byte of a position while it is generated.
+///
+/// * Bit 7 set: not decided yet. In steps 2 and 3 the low seven bits count the successors not
+///   yet known to win for the opponent; in step 4 they keep the position's final code.
+/// * Bit 7 clear: decided; the byte is a code `order << 2 | kind`.
+pub(super) mod code {
+    /// Not decided.
+    pub const OPEN: u8 = 0x80;
+    /// Kinds.
+    pub const LOSS: u8 = 0;
+    pub const WIN: u8 = 1;
+    pub const RULE_CHECK: u8 = 2;
+    pub const RULE_CHASE: u8 = 3;
+    /// Illegal placement (order 0, kind 2) and draw (order 0, kind 3).
+    pub const ILLEGAL: u8 = 2;
+    pub const DRAW: u8 = 3;
+    /// Highest rule round a code holds.
+    pub const MAX_ORDER: u8 = 31;
+
+    pub const fn make(order: u8, kind: u8) -> u8 {
+        (order << 2) | kind
+    }
+
+    pub const fn order(c: u8) -> u8 {
+        (c & 0x7F) >> 2
+    }
+
+    /// A decided loss (plain or by ruling).
+    pub const fn is_loss(c: u8) -> bool {
+        c & OPEN == 0 && (c & 3 == LOSS || (c >> 2 > 0 && c & 3 >= RULE_CHECK))
+    }
+
+    pub const fn is_win(c: u8) -> bool {
+        c & OPEN == 0 && c & 3 == WIN
+    }
+
+    pub const fn is_ruling(c: u8) -> bool {
+        c >> 2 > 0 && c & 3 >= RULE_CHECK
+    }
+}
+
+/// A table one capture away.
+struct Sub {
+    table: Arc<Table>,
+    flipped: bool,
+    /// The piece of this material that is missing there.
+    captured: Piece,
+}
+
+impl Sub {
+    /// The side to move in the sub-table's own orientation after the capture.
+    fn stored_side(&self) -> Color {
+        if self.flipped {
+            !self.captured.color
+        } else {
+            self.captured.color
+        }
+    }
+}
+
+/// Number of points where a position differs from its mirror image. Two moves (or
+/// un-moves) of a position reach mirror images of each other only when this is at most 4:
+/// the two results differ from the position in at most two points each.
+pub fn asymmetry(pos: &Position) -> u32 {
+    let mut d = 0;
+    for s in pos.occupied() {
+        let p = pos.piece_at(s);
+        let q = pos.piece_at(s.mirror());
+        if p != q {
+            // s differs; its mirror point differs too, and is counted here when empty
+            d += if q.is_none() { 2 } else { 1 };
+        }
+    }
+    d
+}
+
+fn progress(len: u64, what: &str, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    pb.set_message(what.to_string());
+    pb
+}
+
+fn flip_pieces(pieces: &PieceList) -> PieceList {
+    pieces
+        .iter()
+        .map(|&(p, s)| (Piece::new(!p.color, p.role), s.flip()))
+        .collect()
+}
+
+/// How a decided successor acts on its predecessors.
+#[derive(Copy, Clone)]
+enum Mode {
+    /// Steps 2 and 3: open predecessors hold a counter in the value byte; decisions get
+    /// this round number.
+    Counting(u8),
+    /// Step 4: the counter is in the auxiliary byte and the code is kept.
+    Dtm,
+}
+
+/// The generation state of one table.
+///
+/// Per position and side to move, a value byte (see [`code`]) and an auxiliary byte: the
+/// distance (level) or propagation step at which a decided position was decided; 0xFF for
+/// open positions during step 2; the rule flags of open positions during step 3; the counter
+/// of open positions during step 4.
+pub(super) struct Gen<'a> {
+    material: Material,
+    index: &'a PlacementIndex,
+    val: [Bytes; 2],
+    aux: [Bytes; 2],
+    /// Under rule set 1: positions with a capture into a drawn position.
+    capdraw: Option<[Bits; 2]>,
+    subs: Vec<Sub>,
+    assigned: AtomicU64,
+    overflow: AtomicBool,
+    /// An internal inconsistency found by a pass (a bug, reported as an error).
+    fault: Mutex<Option<String>>,
+}
+
+impl Gen<'_> {
+    fn size(&self) -> usize {
+        self.index.size() as usize
+    }
+
+    fn chunks(&self) -> usize {
+        self.size().div_ceil(CHUNK)
+    }
+
+    fn fail(&self, what: String) {
+        let mut f = self.fault.lock().unwrap_or_else(|e| e.into_inner());
+        f.get_or_insert(what);
+    }
+
+    fn check_fault(&self) -> Result<(), TbError> {
+        let f = self.fault.lock().unwrap_or_else(|e| e.into_inner());
+        match &*f {
+            Some(what) => Err(TbError::Internal(self.material, what.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Position `i` with `side` to move (None for an undecodable index).
+    fn position(&self, i: usize, side: Color) -> Option<Position> {
+        let pieces = self.index.unrank_pieces(i as u64).ok()?;
+        Position::from_pieces(&pieces, side).ok()
+    }
+
+    /// Index of a position of this table.
+    fn rank(&self, pos: &Position) -> Option<usize> {
+        self.index.rank_position(pos).map(|i| i as usize)
+    }
+
+    /// Rank of a capture's result in its table.
+    fn sub_rank(&self, child: &Position, captured: Piece) -> Option<(&Sub, u64)> {
+        let sub = self.subs.iter().find(|s| s.captured == captured)?;
+        let i = if sub.flipped {
+            sub.table.index.rank_position(&child.flip_colors())
+        } else {
+            sub.table.index.rank_position(child)
+        }?;
+        Some((sub, i))
+    }
+
+    /// Value of a capture's result in its table.
+    fn sub_value(&self, child: &Position, captured: Piece) -> Option<u8> {
+        let (sub, i) = self.sub_rank(child, captured)?;
+        sub.table.values[sub.stored_side().index()]
+            .get(i as usize)
+            .copied()
+    }
+
+    /// The successors of `pos` (legal `moves`) as (table, index) keys, one per distinct
+    /// successor; `keep` chooses which count.
+    fn distinct_children(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        mut keep: impl FnMut(Option<Piece>, &Position) -> bool,
+    ) -> usize {
+        let symmetric = asymmetry(pos) <= 4;
+        let mut keys: ArrayVec<(u8, u64), 128> = ArrayVec::new();
+        let mut n = 0;
+        for &m in moves {
+            let captured = pos.piece_at(m.to());
+            let child = pos.after(m);
+            if !keep(captured, &child) {
+                continue;
+            }
+            n += 1;
+            if symmetric {
+                let key = match captured {
+                    Some(c) => (
+                        1 + c.index() as u8,
+                        self.sub_rank(&child, c).map_or(u64::MAX, |s| s.1),
+                    ),
+                    None => (0, self.index.rank_position(&child).unwrap_or(u64::MAX)),
+                };
+                keys.push(key);
+            }
+        }
+        if !symmetric {
+            return n;
+        }
+        keys.sort_unstable();
+        let mut n = keys.len();
+        for w in keys.windows(2) {
+            if w[0] == w[1] {
+                n -= 1;
+            }
+        }
+        n
+    }
+
+    /// Step 1 for the indices `start..end`.
+    fn init_chunk(&self, start: usize, end: usize) {
+        let mut pieces = PieceList::new();
+        for i in start..end {
+            if !self.index.unrank_into(i as u64, &mut pieces) {
+                continue;
+            }
+            let Ok(mut pos) = Position::from_pieces(&pieces, Color::Red) else {
+                continue;
+            };
+            let facing = pos.kings_facing();
+            for side in Color::ALL {
+                if side == Color::Black {
+                    pos.play_null();
+                }
+                let s = side.index();
+                if facing || pos.is_attacked(pos.king(!side), side) {
+                    self.val[s].set(i, code::ILLEGAL);
+                    continue;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    self.val[s].set(i, code::make(0, code::LOSS));
+                    self.aux[s].set(i, 0);
+                    continue;
+                }
+                let n = self.distinct_children(&pos, &moves, |_, _| true);
+                if n > 127 {
+                    self.fail(format!(
+                        "{} has {n} distinct successors, more than a counter holds",
+                        pos.to_fen()
+                    ));
+                    continue;
+                }
+                self.val[s].set(i, code::OPEN | n as u8);
+                if let Some(cd) = &self.capdraw {
+                    let draws = moves.iter().any(|&m| {
+                        pos.piece_at(m.to())
+                            .is_some_and(|c| self.sub_value(&pos.after(m), c) == Some(DRAW))
+                    });
+                    if draws {
+                        cd[s].set(i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A decided successor (loss or not, with its code) reaches the predecessor `q`.
+    #[inline]
+    fn apply(&self, q: u64, side: Color, child_loss: bool, child_code: u8, stamp: u8, mode: Mode) {
+        let q = q as usize;
+        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        match mode {
+            Mode::Counting(order) => {
+                if child_loss {
+                    let win = code::make(order, code::WIN);
+                    if val.update(q, |b| (b & code::OPEN != 0).then_some(win)).is_ok() {
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                } else {
+                    let loss = code::make(order, code::LOSS);
+                    let r = val.update(q, |b| {
+                        (b & code::OPEN != 0).then_some(if b & 0x7F <= 1 { loss } else { b - 1 })
+                    });
+                    if matches!(r, Ok(b) if b & 0x7F <= 1) {
+                        // only the thread that takes the last successor gets here
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                }
+            }
+            Mode::Dtm => {
+                let b = val.get(q);
+                if b & code::OPEN == 0 {
+                    if child_loss && b == code::DRAW {
+                        self.fail("step 4 finds a win where step 3 found a draw".into());
+                    }
+                    return;
+                }
+                let own = b & 0x7F;
+                if child_loss {
+                    if val.update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F)).is_ok() {
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                        if !code::is_win(own) {
+                            self.fail(format!("step 4 finds a win where step 3 found {own}"));
+                        }
+                    }
+                } else {
+                    // a ruled position may not play its violating moves: successors decided
+                    // in its own round or later
+                    if code::is_ruling(own) && code::order(child_code) >= code::order(own) {
+                        return;
+                    }
+                    if aux.update(q, |c| (c > 0).then(|| c - 1)) == Ok(1) {
+                        let _ = val.update(q, |b| Some(b & 0x7F));
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                        if !code::is_loss(own) {
+                            self.fail(format!("step 4 finds a loss where step 3 found {own}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn emit_all(
+        &self,
+        preds: &mut ArrayVec<u64, 512>,
+        dedupe: bool,
+        side: Color,
+        hit: (bool, u8, u8),
+        mode: Mode,
+    ) {
+        let (child_loss, child_code, stamp) = hit;
+        if dedupe {
+            preds.sort_unstable();
+            let mut last = u64::MAX;
+            for &q in preds.iter() {
+                if q != last {
+                    self.apply(q, side, child_loss, child_code, stamp, mode);
+                    last = q;
+                }
+            }
+        } else {
+            for &q in preds.iter() {
+                self.apply(q, side, child_loss, child_code, stamp, mode);
+            }
+        }
+    }
+
+    /// Un-move the position `i` (side `x` to move, decided with code `c`) into its
+    /// predecessors in this table.
+    fn retro_own(&self, i: u64, x: Color, c: u8, stamp: u8, mode: Mode) {
+        let Ok(pieces) = self.index.unrank_pieces(i) else {
+            return;
+        };
+        let Ok(pos) = Position::from_pieces(&pieces, x) else {
+            return;
+        };
+        let y = !x;
+        let occ = pos.occupied();
+        let occ_bits = occ.into_iter().fold(0u128, |a, s| a | s.bit());
+        let ctx = self.index.prepare_tail(&pieces);
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        for (k, &(p, b)) in pieces.iter().enumerate() {
+            if p.color != y {
+                continue;
+            }
+            let src = unmove_sources(p, b, occ_bits, false);
+            for a in Bitboard::from_bits(src) {
+                let tail = match p.role {
+                    Role::Rook | Role::Horse | Role::Cannon => true,
+                    Role::Pawn => {
+                        let passed = |s: Square| (p.color == Color::Red) == (s.rank() >= 5);
+                        passed(a) && passed(b)
+                    }
+                    _ => false,
+                };
+                let q = match (&ctx, tail) {
+                    (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
+                    _ => {
+                        let mut qp = pieces.clone();
+                        qp[k] = (p, a);
+                        self.index.rank_pieces(&qp).ok()
+                    }
+                };
+                if let Some(q) = q {
+                    let _ = preds.try_push(q);
+                }
+            }
+        }
+        let hit = (code::is_loss(c), c, stamp);
+        self.emit_all(&mut preds, asymmetry(&pos) <= 4, y, hit, mode);
+    }
+
+    /// Un-capture the position `j` of a smaller table into this table.
+    fn retro_sub(&self, sub: &Sub, j: u64, loss: bool, stamp: u8, mode: Mode) {
+        let Ok(stored) = sub.table.index.unrank_pieces(j) else {
+            return;
+        };
+        let pieces = if sub.flipped {
+            flip_pieces(&stored)
+        } else {
+            stored
+        };
+        let x = sub.captured.color;
+        let Ok(pos) = Position::from_pieces(&pieces, x) else {
+            return;
+        };
+        let y = !x;
+        let occ_bits = pos.occupied().into_iter().fold(0u128, |a, s| a | s.bit());
+        let room = reachable(x, sub.captured.role);
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        for (k, &(p, b)) in pieces.iter().enumerate() {
+            if p.color != y || !room.contains(b) {
+                continue;
+            }
+            let src = unmove_sources(p, b, occ_bits, true);
+            for a in Bitboard::from_bits(src) {
+                let mut qp = pieces.clone();
+                qp[k] = (p, a);
+                if qp.try_push((sub.captured, b)).is_err() {
+                    continue;
+                }
+                if let Ok(q) = self.index.rank_pieces(&qp) {
+                    let _ = preds.try_push(q);
+                }
+            }
+        }
+        // a smaller table's positions count as decided before any rule round
+        let c = code::make(0, if loss { code::LOSS } else { code::WIN });
+        self.emit_all(&mut preds, asymmetry(&pos) <= 4, y, (loss, c, stamp), mode);
+    }
+
+    /// The deepest level a smaller table can trigger.
+    fn sub_max(&self) -> u8 {
+        self.subs
+            .iter()
+            .map(|s| {
+                s.table.values[s.stored_side().index()]
+                    .iter()
+                    .filter(|&&v| v <= MAX_DTM)
+                    .max()
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Level-by-level retrograde analysis from the positions decided at level 0 and the
+    /// smaller tables (steps 2 and 4). Decided positions carry their level in the auxiliary
+    /// byte.
+    fn levels(&self, mode: Mode, pb: &ProgressBar) -> Result<(), TbError> {
+        let n = self.size();
+        let sub_max = self.sub_max();
+        let mut level: u8 = 0;
+        loop {
+            self.assigned.store(0, Relaxed);
+            let stamp = level.saturating_add(1);
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                for x in Color::ALL {
+                    let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
+                    aux.scan(start, end, level, |i| {
+                        let v = val.get(i);
+                        if v & code::OPEN == 0 && (code::is_loss(v) || code::is_win(v)) {
+                            self.retro_own(i as u64, x, v, stamp, mode);
+                        }
+                    });
+                }
+            });
+            for sub in &self.subs {
+                let vals = &sub.table.values[sub.stored_side().index()];
+                let m = vals.len();
+                (0..m.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+                    let start = c * CHUNK;
+                    let chunk = &vals[start..((c + 1) * CHUNK).min(m)];
+                    if !chunk.contains(&level) {
+                        return;
+                    }
+                    for (k, &v) in chunk.iter().enumerate() {
+                        if v == level {
+                            let loss = level % 2 == 0;
+                            self.retro_sub(sub, (start + k) as u64, loss, stamp, mode);
+                        }
+                    }
+                });
+            }
+            if self.overflow.load(Relaxed) {
+                return Err(TbError::DtmOverflow(self.material));
+            }
+            pb.set_message(format!("level {level}"));
+            pb.inc(1);
+            if level >= sub_max && self.assigned.load(Relaxed) == 0 {
+                break;
+            }
+            if level >= MAX_DTM - 1 {
+                return Err(TbError::DtmOverflow(self.material));
+            }
+            level += 1;
+        }
+        self.check_fault()
+    }
+
+    /// True when both sides have a piece that can attack (rook, horse, cannon or pawn):
+    /// only then can a cycle be a perpetual check or chase.
+    fn both_attack(material: Material) -> bool {
+        Color::ALL.iter().all(|&c| {
+            [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn]
+                .iter()
+                .any(|&r| material.count(c, r) > 0)
+        })
+    }
+}
+
+/// Generate the table of `material` (stronger side as Red) under `opts.rules`; every table
+/// one capture away must be in `subs`, generated under the same rule set.
+pub fn generate(material: Material, subs: &TableSet, opts: GenOptions) -> Result<Table, TbError> {
+    let index = PlacementIndex::new(material)?;
+    let n = index.size() as usize;
+    let mut sub_list = Vec::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            if let Some(m2) = material.without(c, r) {
+                let (name, flipped) = table_material(m2);
+                let table = subs.get(&name).ok_or(ProbeMissing(name))?.clone();
+                if table.rules != opts.rules {
+                    return Err(TbError::RuleMismatch {
+                        table: material,
+                        rules: opts.rules,
+                        sub: name,
+                        sub_rules: table.rules,
+                    });
+                }
+                sub_list.push(Sub {
+                    table,
+                    flipped,
+                    captured: Piece::new(c, r),
+                });
+            }
+        }
+    }
+    let cycles = opts.rules == RuleSet::CheckChase && Gen::both_attack(material);
+    let g = Gen {
+        material,
+        index: &index,
+        val: [Bytes::new(n, code::ILLEGAL), Bytes::new(n, code::ILLEGAL)],
+        aux: [Bytes::new(n, 0xFF), Bytes::new(n, 0xFF)],
+        capdraw: cycles.then(|| [Bits::new(n), Bits::new(n)]),
+        subs: sub_list,
+        assigned: AtomicU64::new(0),
+        overflow: AtomicBool::new(false),
+        fault: Mutex::new(None),
+    };
+    let pb = progress(g.chunks() as u64, "start", opts.progress);
+    pb.set_prefix(material.to_string());
+    (0..g.chunks()).into_par_iter().for_each(|c| {
+        g.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+        pb.inc(1);
+    });
+    pb.finish_and_clear();
+    g.check_fault()?;
+
+    let pb = progress(0, "retrograde levels", opts.progress);
+    pb.set_prefix(material.to_string());
+    g.levels(Mode::Counting(0), &pb)?;
+    pb.finish_and_clear();
+
+    let mut ruled = false;
+    if cycles {
+        ruled = cycles::run(&g, opts.progress)?;
+    }
+    if ruled {
+        dtm::run(&g, opts.progress)?;
+    }
+    let material = g.material;
+    let (values, verdicts) = finish(g);
+    Ok(Table {
+        material,
+        index,
+        values,
+        rules: opts.rules,
+        verdicts,
+    })
+}
+
+/// The generation state as DTM values and, when some verdict rests on the rules, verdicts.
+#[allow(clippy::type_complexity)]
+fn finish(g: Gen<'_>) -> ([Vec<u8>; 2], Option<[Vec<u8>; 2]>) {
+    let Gen { val, aux, .. } = g;
+    let mut values: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let mut verdicts: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {
+        let (v, a) = (v.into_vec(), a.into_vec());
+        values[s] = v
+            .iter()
+            .zip(&a)
+            .map(|(&c, &d)| {
+                if c & code::OPEN != 0 || c == code::DRAW {
+                    DRAW
+                } else if c == code::ILLEGAL {
+                    ILLEGAL
+                } else {
+                    d
+                }
+            })
+            .collect();
+        verdicts[s] = v
+            .iter()
+            .map(|&c| verdict_of(c).map_or(255, |x| x.encode()))
+            .collect();
+    }
+    let has_rule = verdicts.iter().flatten().any(|&b| (3..255).contains(&b));
+    (values, has_rule.then_some(verdicts))
+}
+
+/// The verdict of a final generation code (None for illegal).
+fn verdict_of(c: u8) -> Option<Verdict> {
+    if c & code::OPEN != 0 || c == code::DRAW {
+        return Some(Verdict::plain(Wdl::Draw));
+    }
+    if c == code::ILLEGAL {
+        return None;
+    }
+    let order = code::order(c);
+    let (wdl, ruling) = match c & 3 {
+        code::WIN => (Wdl::Win, None),
+        code::RULE_CHECK => (Wdl::Loss, Some(Ruling::PerpetualCheck)),
+        code::RULE_CHASE => (Wdl::Loss, Some(Ruling::PerpetualChase)),
+        _ => (Wdl::Loss, None),
+    };
+    Some(Verdict {
+        wdl,
+        order,
+        ruling,
+    })
+}
