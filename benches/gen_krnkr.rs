@@ -19,17 +19,23 @@ fn main() {
     let mut biggest = 0u64;
     let mut wdl = 0u64;
     let mut dtm = 0u64;
-    generate_set(&[m], &dir, xqdb::tablebase::generate::GenOptions::default(), xqdb::tablebase::pipeline::Existing::Keep, |s| {
-        biggest = biggest.max(s.positions);
-        wdl += s.written.wdl_bytes;
-        dtm += s.written.dtm_bytes;
-        println!(
-            "{:<8} {:>10} positions {:>7.2} s",
-            s.material.to_string(),
-            s.positions,
-            s.seconds
-        );
-    })
+    generate_set(
+        &[m],
+        &dir,
+        xqdb::tablebase::generate::GenOptions::default(),
+        xqdb::tablebase::pipeline::Existing::Keep,
+        |s| {
+            biggest = biggest.max(s.positions);
+            wdl += s.written.wdl_bytes;
+            dtm += s.written.dtm_bytes;
+            println!(
+                "{:<8} {:>10} positions {:>7.2} s",
+                s.material.to_string(),
+                s.positions,
+                s.seconds
+            );
+        },
+    )
     .expect("generation");
     let secs = start.elapsed().as_secs_f64();
     let peak = peak_rss();

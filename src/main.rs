@@ -6,14 +6,14 @@ use clap::{Parser, Subcommand};
 use cli::arena::tally;
 use cli::book::{book_cmd, BookCmd};
 use cli::records::{games, parse_notation, GamesCmd};
-use cli::tables::{count_all, count_one, gen_tables, info, probe, verify_tables};
+use cli::tables::{count_all, count_one, gen_tables, info, probe, probe_batch, verify_tables};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use xqdb::board::rules::RuleSet;
 use xqdb::board::{perft, perft_divide, Position};
-use xqdb::tablebase::pipeline::Existing;
 use xqdb::index::Material;
+use xqdb::tablebase::pipeline::Existing;
 use xqdb::tablebase::Tablebases;
 
 #[derive(Parser)]
@@ -81,10 +81,15 @@ enum Command {
     /// Probe the tablebases: the verdict of a position and of every legal move.
     Probe {
         /// A FEN (quoted).
-        fen: String,
-        /// Also print the whole optimal line to mate.
+        #[arg(required_unless_present = "batch")]
+        fen: Option<String>,
+        /// Also print the whole optimal line to mate (or to the ruling).
         #[arg(long)]
         line: bool,
+        /// Probe one FEN per line of FILE (`-` for standard input) and print
+        /// FEN<TAB>WDL<TAB>DTM lines.
+        #[arg(long, value_name = "FILE", conflicts_with = "fen")]
+        batch: Option<PathBuf>,
         /// Move notation: iccs, wxf or chinese.
         #[arg(long, default_value = "iccs")]
         notation: String,
@@ -256,13 +261,19 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Probe {
             fen,
             line,
+            batch,
             notation,
             no_color,
             common,
         } => {
+            let tb = Tablebases::open(common.dir());
+            if let Some(path) = batch {
+                return probe_batch(&tb, &path);
+            }
+            let fen = fen.ok_or("give a FEN or --batch FILE")?;
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
             let n = parse_notation(&notation)?;
-            probe(&pos, &Tablebases::open(common.dir()), line, n, !no_color)
+            probe(&pos, &tb, line, n, !no_color)
         }
         Command::Info { target, common } => {
             common.init_threads();

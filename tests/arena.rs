@@ -101,8 +101,14 @@ fn self_play_at_fixed_nodes_is_clean_and_the_same_seed_gives_the_same_games() {
 fn games_that_reach_a_tablebase_material_end_at_once_with_its_result() {
     let home = tmp("tb");
     let tables = home.join("tables");
-    xqdb::tablebase::pipeline::generate_set(&["KRK".parse().unwrap()], &tables, xqdb::tablebase::generate::GenOptions::default(), xqdb::tablebase::pipeline::Existing::Keep, |_| {})
-        .unwrap();
+    xqdb::tablebase::pipeline::generate_set(
+        &["KRK".parse().unwrap()],
+        &tables,
+        xqdb::tablebase::generate::GenOptions::default(),
+        xqdb::tablebase::pipeline::Existing::Keep,
+        |_| {},
+    )
+    .unwrap();
     let mut cfg = config(
         [xqdb(&home), xqdb(&home)],
         TimeControl::Nodes(1000),

@@ -107,7 +107,10 @@ fn gen_verify_probe_info_on_a_small_table() {
     xqdb::tablebase::file::write_files(&dir, &t).unwrap();
     let (ok, out, err) = xqdb(&["verify", "KRK", "--tables", d]);
     assert!(!ok, "{out}");
-    assert!(out.contains("mismatch: stored 5 derived 3"), "{out}");
+    assert!(
+        out.contains("mismatch (distance): stored 5 derived 3"),
+        "{out}"
+    );
     assert!(err.contains("disagree"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

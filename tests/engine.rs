@@ -311,7 +311,14 @@ fn measure_tablebase_endings_with_and_without_tables() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target/bench-tables"));
     let mats = ["KRKAA", "KNKA", "KRNKR"];
-    generate_set(&mats.map(|m| m.parse().unwrap()), &dir, xqdb::tablebase::generate::GenOptions::default(), xqdb::tablebase::pipeline::Existing::Keep, |_| {}).unwrap();
+    generate_set(
+        &mats.map(|m| m.parse().unwrap()),
+        &dir,
+        xqdb::tablebase::generate::GenOptions::default(),
+        xqdb::tablebase::pipeline::Existing::Keep,
+        |_| {},
+    )
+    .unwrap();
     let tb = Tablebases::open(&dir);
     for name in mats {
         let idx = PlacementIndex::new(name.parse().unwrap()).unwrap();

@@ -120,7 +120,9 @@ fn krkn_dtm_differences() {
         let f: Vec<&str> = line.split('\t').collect();
         let pos = Position::from_fen(f[0]).unwrap();
         let v = set.value(&pos).unwrap();
-        let Ok(their) = f[2].parse::<i32>() else { continue };
+        let Ok(their) = f[2].parse::<i32>() else {
+            continue;
+        };
         let key = (f[4].to_string(), f[1].to_string(), their - v as i32);
         *hist.entry(key).or_insert(0) += 1;
     }

@@ -2,14 +2,15 @@
 
 use super::records::notate;
 use std::time::Instant;
+use xqdb::board::rules::RuleSet;
 use xqdb::board::{Color, Position};
 use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
 use xqdb::index::Material;
 use xqdb::records::Notation;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
-use xqdb::board::rules::RuleSet;
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
+use xqdb::tablebase::values::Ruling;
 use xqdb::tablebase::verify::verify_files;
 use xqdb::tablebase::{Tablebases, Wdl};
 
@@ -76,16 +77,17 @@ pub fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<()
         let start = Instant::now();
         let rep = verify_files(dir, m).map_err(|e| e.to_string())?;
         println!(
-            "{}: files checked, {} positions re-derived from their successors in {:.1} s, {} mismatches",
+            "{}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked), {} mismatches",
             m.normalized().0,
             rep.checked,
             start.elapsed().as_secs_f64(),
+            rep.rulings,
             rep.mismatches
         );
         for e in &rep.examples {
             println!(
-                "  mismatch: stored {} derived {}: {}",
-                e.stored, e.derived, e.fen
+                "  mismatch ({}): stored {} derived {}: {}",
+                e.why, e.stored, e.derived, e.fen
             );
         }
         bad += rep.mismatches;
@@ -114,6 +116,26 @@ pub fn verdict(side: Color, wdl: Wdl, dtm: Option<u32>) -> String {
     }
 }
 
+fn violation(r: Ruling) -> &'static str {
+    match r {
+        Ruling::PerpetualCheck => "perpetual check",
+        Ruling::PerpetualChase => "perpetual chase",
+    }
+}
+
+pub fn probe_batch(tb: &Tablebases, path: &std::path::Path) -> Result<(), String> {
+    let stdout = std::io::stdout().lock();
+    let (ok, bad) = if path == std::path::Path::new("-") {
+        tb.probe_batch(std::io::stdin().lock(), stdout)
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        tb.probe_batch(std::io::BufReader::new(f), stdout)
+    }
+    .map_err(|e| e.to_string())?;
+    eprintln!("{ok} positions probed, {bad} lines with errors");
+    Ok(())
+}
+
 pub fn probe(
     pos: &Position,
     tb: &Tablebases,
@@ -124,7 +146,33 @@ pub fn probe(
     print!("{}", xqdb::display::board_diagram(pos, color));
     println!("FEN: {}", pos.to_fen());
     let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
-    println!("{} to move: {}", pos.turn(), verdict(pos.turn(), wdl, dtm));
+    let here = tb.probe_verdict(pos).map_err(|e| e.to_string())?;
+    let rules = tb.rules(pos).map_err(|e| e.to_string())?;
+    let side = pos.turn();
+    match (here.ruling, dtm) {
+        (Some(r), Some(0)) => println!(
+            "{side} to move: {} wins: every legal move of {side} continues its {} (lost by the rules)",
+            !side,
+            violation(r)
+        ),
+        (Some(r), Some(d)) => println!(
+            "{side} to move: {} wins, mate in {}: {side} can avoid mate only by {}, which the rules forbid",
+            !side,
+            plies(d),
+            violation(r)
+        ),
+        _ => {
+            let text = verdict(side, wdl, dtm);
+            match tb.rule_behind(pos).map_err(|e| e.to_string())? {
+                Some((who, r)) => println!(
+                    "{side} to move: {text}: {who} can only avoid mate by {}, which the rules forbid",
+                    violation(r)
+                ),
+                None => println!("{side} to move: {text}"),
+            }
+        }
+    }
+    println!("Rule set {rules}");
     let moves = tb.best_moves(pos).map_err(|e| e.to_string())?;
     println!("Moves, best first:");
     for m in &moves {
@@ -132,19 +180,20 @@ pub fn probe(
         let after = match (m.wdl, m.dtm) {
             (Wdl::Draw, _) => "draw".to_string(),
             (w, Some(d)) => {
-                let winner = if w == Wdl::Win {
-                    pos.turn()
-                } else {
-                    !pos.turn()
-                };
+                let winner = if w == Wdl::Win { side } else { !side };
                 match d.saturating_sub(1) {
-                    0 => format!("{winner} wins: checkmate or no legal move"),
+                    0 => format!("{winner} wins: checkmate, no legal move or a ruling"),
                     n => format!("{winner} wins, mate in {}", plies(n)),
                 }
             }
             (w, None) => format!("{w:?}"),
         };
-        println!("  {}  {after}", notate(pos, m.mv, n));
+        let note = match m.forbidden {
+            Some(r) => format!("  (forbidden: continues the {})", violation(r)),
+            None if m.after.rests_on_rule() => "  (by the repetition rules)".to_string(),
+            None => String::new(),
+        };
+        println!("  {}  {after}{note}", notate(pos, m.mv, n));
     }
     if line {
         let l = tb.best_line(pos, 400).map_err(|e| e.to_string())?;
@@ -157,7 +206,13 @@ pub fn probe(
                 t
             })
             .collect();
-        println!("Line ({}): {}", plies(l.len() as u32), text.join(" "));
+        let end = match tb.probe_verdict(&p).map_err(|e| e.to_string())?.ruling {
+            Some(r) if !text.is_empty() || here.ruling.is_some() => {
+                format!(", then {} loses by the rules ({})", p.turn(), violation(r))
+            }
+            _ => String::new(),
+        };
+        println!("Line ({}): {}{end}", plies(l.len() as u32), text.join(" "));
     }
     Ok(())
 }

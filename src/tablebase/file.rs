@@ -198,7 +198,10 @@ impl Header {
         let rules = RuleSet::from_code(b[13]).ok_or_else(|| {
             corrupt(
                 path,
-                format!("unknown repetition rule set {} (this build knows 0 and 1)", b[13]),
+                format!(
+                    "unknown repetition rule set {} (this build knows 0 and 1)",
+                    b[13]
+                ),
             )
         })?;
         let h = Header {

@@ -4,7 +4,8 @@
 
 use super::file::{table_path, FileError, Metric, TableFile};
 use super::table::table_material;
-use super::values::{Wdl, MAX_DTM};
+use super::values::{Ruling, Verdict, Wdl, MAX_DTM};
+use crate::board::rules::RuleSet;
 use crate::board::{Move, Position, PositionError};
 use crate::index::{Material, PlacementIndex};
 use std::collections::{HashMap, VecDeque};
@@ -35,6 +36,18 @@ pub enum ProbeError {
     /// The position itself is not legal.
     #[error("illegal position: {0}")]
     Illegal(#[from] PositionError),
+    /// A capture leads into a table of another repetition rule set.
+    #[error("table {material} follows rule set {rules} but {sub} follows rule set {sub_rules}: tables of different rule sets cannot be combined")]
+    RuleMismatch {
+        /// The position's table.
+        material: Material,
+        /// Its rule set.
+        rules: RuleSet,
+        /// The table one capture away.
+        sub: Material,
+        /// Its rule set.
+        sub_rules: RuleSet,
+    },
     /// A material the index cannot hold.
     #[error("{0}: no index for this material")]
     NoIndex(Material),
@@ -49,6 +62,11 @@ pub struct MoveOutcome {
     pub wdl: Wdl,
     /// Plies to mate counted from before the move (None for a draw).
     pub dtm: Option<u32>,
+    /// The verdict of the position after the move (its side to move's point of view).
+    pub after: Verdict,
+    /// Set when the position is a ruling and this move continues the violation: the rules
+    /// forbid it (a perpetual checker or chaser must deviate).
+    pub forbidden: Option<Ruling>,
 }
 
 type Opened = Result<Arc<OpenTable>, ProbeError>;
@@ -247,14 +265,22 @@ impl Tablebases {
         }
     }
 
+    /// The full WDL verdict of a position: outcome, the round of the repetition rules that
+    /// decided it (0: no rule needed) and whether it is itself a ruling.
+    pub fn probe_verdict(&self, pos: &Position) -> Result<Verdict, ProbeError> {
+        let b = self.byte(pos, Metric::Wdl)?;
+        Verdict::decode(b).ok_or_else(|| self.corrupt(pos, format!("WDL byte {b} out of range")))
+    }
+
+    /// The repetition rule set of the table of `pos`'s material.
+    pub fn rules(&self, pos: &Position) -> Result<RuleSet, ProbeError> {
+        let (name, _) = table_material(Material::of_position(pos));
+        Ok(self.table(name, Metric::Wdl)?.file.header.rules)
+    }
+
     /// Win, draw or loss for the side to move.
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        match self.byte(pos, Metric::Wdl)? {
-            0 => Ok(Wdl::Loss),
-            1 => Ok(Wdl::Draw),
-            2 => Ok(Wdl::Win),
-            b => Err(self.corrupt(pos, format!("WDL byte {b} out of range"))),
-        }
+        Ok(self.probe_verdict(pos)?.wdl)
     }
 
     /// Outcome and distance to mate in plies (None for a draw).
@@ -274,28 +300,126 @@ impl Tablebases {
     }
 
     /// Every legal move with its outcome for the mover, best first: fastest wins, then
-    /// draws, then the slowest losses.
+    /// draws, then the slowest losses; in a ruling, the moves the rules forbid come last.
+    /// Every table involved must follow the rule set of `pos`'s own.
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<MoveOutcome>, ProbeError> {
         pos.check_placement_legal()?;
+        let here = self.probe_verdict(pos)?;
+        let rules = self.rules(pos)?;
         let mut out = Vec::new();
         for m in pos.legal_moves() {
             let child = pos.after(m);
             let (w, d) = self.probe_dtm(&child)?;
+            let capture = pos.piece_at(m.to()).is_some();
+            if capture {
+                let r = self.rules(&child)?;
+                if r != rules {
+                    return Err(ProbeError::RuleMismatch {
+                        material: table_material(Material::of_position(pos)).0,
+                        rules,
+                        sub: table_material(Material::of_position(&child)).0,
+                        sub_rules: r,
+                    });
+                }
+            }
+            let after = self.probe_verdict(&child)?;
+            // a ruling's permitted moves are those into positions decided before its round
+            let forbidden = here
+                .ruling
+                .filter(|_| !capture && !(after.wdl == Wdl::Win && after.order < here.order));
             out.push(MoveOutcome {
                 mv: m,
                 wdl: w.flip(),
                 dtm: d.map(|d| d + 1),
+                after,
+                forbidden,
             });
         }
-        out.sort_by_key(|o| match (o.wdl, o.dtm) {
-            (Wdl::Win, Some(d)) => (0, d as i64),
-            (Wdl::Draw, _) => (1, 0),
-            (_, d) => (2, -(d.unwrap_or(0) as i64)),
+        out.sort_by_key(|o| {
+            let k = match (o.wdl, o.dtm) {
+                (Wdl::Win, Some(d)) => (0, d as i64),
+                (Wdl::Draw, _) => (1, 0),
+                (_, d) => (2, -(d.unwrap_or(0) as i64)),
+            };
+            (o.forbidden.is_some(), k)
         });
         Ok(out)
     }
 
-    /// The optimal line from `pos` to mate (empty for a draw or a position already lost in 0).
+    /// When the verdict of `pos` rests on the repetition rules: the side that must deviate
+    /// and its violation, at the first ruling of the optimal line (None for a plain result or
+    /// a draw).
+    pub fn rule_behind(
+        &self,
+        pos: &Position,
+    ) -> Result<Option<(crate::board::Color, Ruling)>, ProbeError> {
+        let v = self.probe_verdict(pos)?;
+        if !v.rests_on_rule() {
+            return Ok(None);
+        }
+        let mut p = pos.clone();
+        for m in std::iter::once(None).chain(self.best_line(pos, 400)?.into_iter().map(Some)) {
+            if let Some(m) = m {
+                p.play(m);
+            }
+            if let Some(r) = self.probe_verdict(&p)?.ruling {
+                return Ok(Some((p.turn(), r)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Probe one FEN per line of `input` and write `FEN<TAB>WDL<TAB>DTM` lines to `out` (WDL
+    /// as W/D/L for the side to move, DTM in plies or `-`); a line that cannot be probed gets
+    /// `FEN<TAB>error: ...`. Blank lines and lines starting with `#` are skipped. Returns the
+    /// numbers of lines probed and of error lines.
+    pub fn probe_batch(
+        &self,
+        input: impl std::io::BufRead,
+        mut out: impl std::io::Write,
+    ) -> std::io::Result<(u64, u64)> {
+        let (mut ok, mut bad) = (0u64, 0u64);
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    bad += 1;
+                    writeln!(out, "?\terror: not UTF-8 text")?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let fen = line.trim();
+            if fen.is_empty() || fen.starts_with('#') {
+                continue;
+            }
+            let result = Position::from_fen(fen)
+                .map_err(|e| e.to_string())
+                .and_then(|p| self.probe_dtm(&p).map_err(|e| e.to_string()));
+            match result {
+                Ok((w, d)) => {
+                    ok += 1;
+                    let w = match w {
+                        Wdl::Win => "W",
+                        Wdl::Draw => "D",
+                        Wdl::Loss => "L",
+                    };
+                    let d = d.map_or("-".to_string(), |d| d.to_string());
+                    writeln!(out, "{fen}\t{w}\t{d}")?;
+                }
+                Err(e) => {
+                    bad += 1;
+                    writeln!(out, "{fen}\terror: {e}")?;
+                }
+            }
+        }
+        Ok((ok, bad))
+    }
+
+    /// The optimal line from `pos` to mate: the winner mates as fast as it can, the loser
+    /// resists as long as it can without a move the rules forbid. It ends early at a ruling
+    /// whose every move is forbidden (the violator loses there by the rules), and is empty
+    /// for a draw or a position already lost.
     pub fn best_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, ProbeError> {
         let mut line = Vec::new();
         let mut p = pos.clone();
@@ -307,6 +431,9 @@ impl Tablebases {
             let Some(best) = self.best_moves(&p)?.into_iter().next() else {
                 break;
             };
+            if best.forbidden.is_some() {
+                break;
+            }
             line.push(best.mv);
             p.play(best.mv);
         }

@@ -1,11 +1,31 @@
 //! Independent verification: every position's value re-derived from its legal successors
-//! by forward move generation and look-ups in this table and the smaller ones.
+//! by forward move generation and look-ups in this table and the smaller ones, and the
+//! repetition rules checked where they decide.
+//!
+//! Per position (side to move `s`, stored verdict and distance):
+//! * **Plain positions** (not a ruling): the distance is the ordinary one of the successors'
+//!   (fastest win through a lost successor, else the slowest loss when every successor wins
+//!   for the opponent, else a draw). Under rule set 1 the round is checked too: a win belongs
+//!   to the earliest round of its lost successors, a loss to the latest round of its
+//!   successors (a capture's result counts as round 0).
+//! * **Rulings** (rule set 1: the side to move loses for perpetual check or chase in round
+//!   `k`): the successors decided before round `k` must all win for the opponent; every other
+//!   move must continue the violation (give check, or attack a piece anew), and at least one
+//!   such move must exist; the distance is one more than the longest permitted successor's
+//!   (0 when there is none).
+//! * **Draws and perpetual check** (rule set 1, both sides attacking): no set of drawn
+//!   positions may trap a side into checking forever: the largest set of drawn positions
+//!   whose side to move must check (every other move loses) into a drawn position whose side
+//!   can answer back into the set is computed; mutual checkers leave it; what remains would
+//!   be a ruling the table missed.
+//!
+//! None of this shares code with the generator beyond move generation and the rules module.
 
 use super::pipeline::load_table;
 use super::table::{table_material, Table, TableSet, TbError};
-use super::values::{value_from_children, ILLEGAL};
-use crate::board::Role;
-use crate::board::{Color, Position};
+use super::values::{value_from_children, wdl_of, Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use crate::board::rules::{new_attacks, RuleSet};
+use crate::board::{Color, Position, Role};
 use crate::index::{Material, PieceList};
 use rayon::prelude::*;
 use std::path::Path;
@@ -20,6 +40,8 @@ pub struct Mismatch {
     pub stored: u8,
     /// Value derived from the successors (ILLEGAL when the placement is illegal).
     pub derived: u8,
+    /// What is wrong, in words.
+    pub why: String,
 }
 
 /// Result of a verification.
@@ -31,6 +53,28 @@ pub struct VerifyReport {
     pub mismatches: u64,
     /// The first few mismatches.
     pub examples: Vec<Mismatch>,
+    /// Positions decided by a ruling (rule set 1).
+    pub rulings: u64,
+}
+
+impl VerifyReport {
+    fn add(&mut self, m: Mismatch) {
+        self.mismatches += 1;
+        if self.examples.len() < 10 {
+            self.examples.push(m);
+        }
+    }
+
+    fn merge(&mut self, p: VerifyReport) {
+        self.checked += p.checked;
+        self.rulings += p.rulings;
+        self.mismatches += p.mismatches;
+        for e in p.examples {
+            if self.examples.len() < 10 {
+                self.examples.push(e);
+            }
+        }
+    }
 }
 
 /// Read the table of `m` and every table one capture away from `dir` (every block of their
@@ -44,13 +88,141 @@ pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
             if let Some(sub) = name.without(c, r) {
                 let sub = table_material(sub).0;
                 if set.get(&sub).is_none() {
-                    set.insert(Arc::new(load_table(dir, &sub, false)?));
+                    let t = load_table(dir, &sub, false)?;
+                    if t.rules != table.rules {
+                        return Err(TbError::RuleMismatch {
+                            table: name,
+                            rules: table.rules,
+                            sub,
+                            sub_rules: t.rules,
+                        });
+                    }
+                    set.insert(Arc::new(t));
                 }
             }
         }
     }
     set.insert(table.clone());
     Ok(verify_table(&table, &set))
+}
+
+/// The verdict stored for index `i`, side `s`.
+fn stored_verdict(t: &Table, s: usize, i: usize) -> Option<Verdict> {
+    match &t.verdicts {
+        Some(v) => Verdict::decode(v[s][i]),
+        None => wdl_of(t.values[s][i]).map(Verdict::plain),
+    }
+}
+
+/// A successor: its distance byte and, for one in this table, its verdict.
+struct Succ {
+    value: u8,
+    verdict: Verdict,
+    capture: bool,
+    check: bool,
+    chase: bool,
+}
+
+fn successors(table: &Table, tables: &TableSet, pos: &Position) -> Vec<Succ> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let child = pos.after(m);
+            let value = tables.value(&child).unwrap_or(ILLEGAL);
+            let capture = pos.piece_at(m.to()).is_some();
+            let verdict = if capture {
+                wdl_of(value).map(Verdict::plain)
+            } else {
+                table
+                    .index
+                    .rank_position(&child)
+                    .and_then(|j| stored_verdict(table, child.turn().index(), j as usize))
+            }
+            .unwrap_or(Verdict::plain(Wdl::Draw));
+            Succ {
+                value,
+                verdict,
+                capture,
+                check: child.in_check(),
+                chase: !capture && !new_attacks(pos, m).is_empty(),
+            }
+        })
+        .collect()
+}
+
+/// Check one legal position; Err(why, derived value) on a disagreement.
+fn check_position(
+    table: &Table,
+    tables: &TableSet,
+    pos: &Position,
+    stored: u8,
+    verdict: Verdict,
+) -> Result<(), (String, u8)> {
+    let succ = successors(table, tables, pos);
+    if let Some(kind) = verdict.ruling {
+        let k = verdict.order;
+        let permitted = |s: &Succ| s.capture || s.verdict.order < k;
+        let mut longest: Option<u8> = None;
+        let mut violating = 0;
+        for s in &succ {
+            if permitted(s) {
+                if wdl_of(s.value) != Some(Wdl::Win) {
+                    return Err((
+                        "a ruling with a move that does not lose, decided before its round".into(),
+                        DRAW,
+                    ));
+                }
+                longest = Some(longest.map_or(s.value, |l| l.max(s.value)));
+            } else {
+                violating += 1;
+                let continues = match kind {
+                    Ruling::PerpetualCheck => s.check,
+                    Ruling::PerpetualChase => s.chase,
+                };
+                if !continues {
+                    return Err((
+                        format!("ruled for {kind:?}, but a move neither loses nor continues it"),
+                        DRAW,
+                    ));
+                }
+            }
+        }
+        if violating == 0 {
+            return Err((
+                "ruled, but every move loses without the rule".into(),
+                value_from_children(succ.iter().map(|s| s.value)).unwrap_or(ILLEGAL),
+            ));
+        }
+        let derived = longest.map_or(0, |l| l + 1);
+        if derived != stored {
+            return Err(("distance of a ruling".into(), derived));
+        }
+        return Ok(());
+    }
+    let derived = value_from_children(succ.iter().map(|s| s.value)).unwrap_or(ILLEGAL);
+    if derived != stored {
+        return Err(("distance".into(), derived));
+    }
+    let expected_order = match verdict.wdl {
+        Wdl::Win => succ
+            .iter()
+            .filter(|s| wdl_of(s.value) == Some(Wdl::Loss))
+            .map(|s| s.verdict.order)
+            .min(),
+        Wdl::Loss => succ.iter().map(|s| s.verdict.order).max(),
+        Wdl::Draw => Some(0),
+    }
+    .unwrap_or(0);
+    if expected_order != verdict.order {
+        return Err((
+            format!(
+                "decided in rule round {}, its successors say round {expected_order}",
+                verdict.order
+            ),
+            derived,
+        ));
+    }
+    Ok(())
 }
 
 /// Re-derive every value of `table`; `tables` must hold it and every table one capture away.
@@ -67,30 +239,38 @@ pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
                     continue;
                 }
                 for side in Color::ALL {
-                    let stored = table.values[side.index()][i as usize];
+                    let s = side.index();
+                    let stored = table.values[s][i as usize];
                     rep.checked += 1;
-                    let derived = match Position::from_pieces(&pieces, side) {
-                        Ok(pos) if pos.check_placement_legal().is_ok() => {
-                            let children = pos
-                                .legal_moves()
-                                .into_iter()
-                                .map(|m| tables.value(&pos.after(m)).unwrap_or(ILLEGAL));
-                            value_from_children(children).unwrap_or(ILLEGAL)
+                    let pos = Position::from_pieces(&pieces, side);
+                    let legal = pos
+                        .as_ref()
+                        .is_ok_and(|p| p.check_placement_legal().is_ok());
+                    let fen = || pos.as_ref().map(|p| p.to_fen()).unwrap_or_default();
+                    let verdict = stored_verdict(table, s, i as usize);
+                    let result = match (&pos, legal, verdict) {
+                        (_, false, _) if stored == ILLEGAL => Ok(()),
+                        (_, false, _) => Err(("an illegal placement with a value".into(), ILLEGAL)),
+                        (Ok(p), true, Some(v))
+                            if wdl_of(stored).is_some()
+                                && (stored == DRAW) == (v.wdl == Wdl::Draw)
+                                && (stored > MAX_DTM
+                                    || (stored % 2 == 1) == (v.wdl == Wdl::Win)) =>
+                        {
+                            if v.ruling.is_some() {
+                                rep.rulings += 1;
+                            }
+                            check_position(table, tables, p, stored, v)
                         }
-                        _ => ILLEGAL,
+                        _ => Err(("the WDL and DTM values disagree".into(), stored)),
                     };
-                    if derived != stored {
-                        rep.mismatches += 1;
-                        if rep.examples.len() < 10 {
-                            let fen = Position::from_pieces(&pieces, side)
-                                .map(|p| p.to_fen())
-                                .unwrap_or_default();
-                            rep.examples.push(Mismatch {
-                                fen,
-                                stored,
-                                derived,
-                            });
-                        }
+                    if let Err((why, derived)) = result {
+                        rep.add(Mismatch {
+                            fen: fen(),
+                            stored,
+                            derived,
+                            why,
+                        });
                     }
                 }
             }
@@ -99,13 +279,120 @@ pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
         .collect();
     let mut out = VerifyReport::default();
     for p in parts {
-        out.checked += p.checked;
-        out.mismatches += p.mismatches;
-        for e in p.examples {
-            if out.examples.len() < 10 {
-                out.examples.push(e);
+        out.merge(p);
+    }
+    if table.rules == RuleSet::CheckChase && both_attack(table.material) {
+        out.merge(check_trap_among_draws(table, tables));
+    }
+    out
+}
+
+fn both_attack(m: Material) -> bool {
+    Color::ALL.iter().all(|&c| {
+        [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn]
+            .iter()
+            .any(|&r| m.count(c, r) > 0)
+    })
+}
+
+/// The largest set of drawn positions whose side to move must check perpetually (see the
+/// module documentation); a non-empty remainder is a missed ruling.
+fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
+    let n = table.index.size() as usize;
+    let draw = |s: usize, i: usize| table.values[s][i] == DRAW;
+    let position = |s: usize, i: usize| -> Option<Position> {
+        let pieces = table.index.unrank_pieces(i as u64).ok()?;
+        Position::from_pieces(&pieces, Color::ALL[s]).ok()
+    };
+    // forced[s][i]: every move of the drawn position checks into a drawn position or loses
+    // in[s][i]: the drawn position's side is in check
+    // edges: for forced positions, their checking successors; for in-check ones, their
+    // successors that are drawn
+    let mut forced = vec![vec![false; n]; 2];
+    let mut in_check = vec![vec![false; n]; 2];
+    let mut succ: Vec<Vec<Vec<(usize, usize)>>> = vec![vec![Vec::new(); n]; 2];
+    for s in 0..2 {
+        let rows: Vec<(usize, bool, bool, Vec<(usize, usize)>)> = (0..n)
+            .into_par_iter()
+            .filter(|&i| draw(s, i))
+            .filter_map(|i| {
+                let pos = position(s, i)?;
+                let mut all_check = true;
+                let mut next = Vec::new();
+                for m in pos.legal_moves() {
+                    let child = pos.after(m);
+                    let v = tables.value(&child).unwrap_or(ILLEGAL);
+                    let capture = pos.piece_at(m.to()).is_some();
+                    let j = (!capture)
+                        .then(|| table.index.rank_position(&child))
+                        .flatten();
+                    match (wdl_of(v), j) {
+                        (Some(Wdl::Win), _) => {}
+                        (Some(Wdl::Draw), Some(j)) => {
+                            if !child.in_check() {
+                                all_check = false;
+                            }
+                            next.push((child.turn().index(), j as usize));
+                        }
+                        _ => all_check = false,
+                    }
+                }
+                Some((i, all_check && !next.is_empty(), pos.in_check(), next))
+            })
+            .collect();
+        for (i, f, c, next) in rows {
+            forced[s][i] = f;
+            in_check[s][i] = c;
+            succ[s][i] = next;
+        }
+    }
+    // greatest fixpoint: L = forced positions whose checks all reach W; W = checked drawn
+    // positions with a reply into L
+    let mut l = forced.clone();
+    let mut w: Vec<Vec<bool>> = (0..2)
+        .map(|s| (0..n).map(|i| in_check[s][i] && draw(s, i)).collect())
+        .collect();
+    let settle = |l: &mut Vec<Vec<bool>>, w: &mut Vec<Vec<bool>>| loop {
+        let mut changed = false;
+        for s in 0..2 {
+            for i in 0..n {
+                if l[s][i] && !succ[s][i].iter().all(|&(t, j)| w[t][j]) {
+                    l[s][i] = false;
+                    changed = true;
+                }
+                if w[s][i] && !succ[s][i].iter().any(|&(t, j)| l[t][j]) {
+                    w[s][i] = false;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    };
+    settle(&mut l, &mut w);
+    // mutual perpetual checks are draws: their positions leave both sets
+    for s in 0..2 {
+        for i in 0..n {
+            if l[s][i] && w[s][i] {
+                l[s][i] = false;
+                w[s][i] = false;
             }
         }
     }
-    out
+    settle(&mut l, &mut w);
+    let mut rep = VerifyReport::default();
+    for (s, row) in l.iter().enumerate() {
+        for (i, &bad) in row.iter().enumerate() {
+            if bad {
+                rep.add(Mismatch {
+                    fen: position(s, i).map(|p| p.to_fen()).unwrap_or_default(),
+                    stored: DRAW,
+                    derived: DRAW,
+                    why: "drawn, yet its side can only check perpetually: a missed ruling".into(),
+                });
+            }
+        }
+    }
+    rep
 }

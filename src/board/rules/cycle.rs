@@ -177,7 +177,9 @@ mod tests {
         // the rook checks along rank 9 and file d alternately while the king shuffles
         let (end, ms) = play(
             "3k5/9/9/9/9/9/9/9/9/4K2R1 w",
-            &["h0h9", "d9d8", "h9h8", "d8d9", "h8h9", "d9d8", "h9h8", "d8d9"],
+            &[
+                "h0h9", "d9d8", "h9h8", "d8d9", "h8h9", "d9d8", "h9h8", "d8d9",
+            ],
         );
         assert_eq!(
             judge_cycle(&end, &ms[4..]),

@@ -132,7 +132,9 @@ impl Gen<'_> {
     }
 
     fn capture_draw(&self, side: Color, i: usize) -> bool {
-        self.capdraw.as_ref().is_some_and(|c| c[side.index()].get(i))
+        self.capdraw
+            .as_ref()
+            .is_some_and(|c| c[side.index()].get(i))
     }
 
     /// Run `f` on every open position of `side` in parallel; true when some call said so.
@@ -657,7 +659,9 @@ impl Gen<'_> {
         loop {
             let x = if t % 2 == 0 { loser } else { !loser };
             self.assigned.store(0, Relaxed);
-            let stamp = t.checked_add(1).ok_or(TbError::DtmOverflow(self.material))?;
+            let stamp = t
+                .checked_add(1)
+                .ok_or(TbError::DtmOverflow(self.material))?;
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);

@@ -27,12 +27,10 @@ impl Gen<'_> {
     fn dtm_init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
         for i in start..end {
-            let decided = Color::ALL
-                .iter()
-                .any(|&s| {
-                    let c = self.val[s.index()].get(i) & 0x7F;
-                    code::is_loss(c) || code::is_win(c)
-                });
+            let decided = Color::ALL.iter().any(|&s| {
+                let c = self.val[s.index()].get(i) & 0x7F;
+                code::is_loss(c) || code::is_win(c)
+            });
             if !decided || !self.index.unrank_into(i as u64, &mut pieces) {
                 for s in Color::ALL {
                     self.aux[s.index()].set(i, 0xFF);
@@ -93,7 +91,9 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<(), TbError> {
     pb.finish_and_clear();
     for side in Color::ALL {
         let val = &g.val[side.index()];
-        let stuck = (0..n).into_par_iter().find_any(|&i| val.get(i) & code::OPEN != 0);
+        let stuck = (0..n)
+            .into_par_iter()
+            .find_any(|&i| val.get(i) & code::OPEN != 0);
         if let Some(i) = stuck {
             let fen = g
                 .position(i, side)

@@ -345,7 +345,10 @@ impl Gen<'_> {
             Mode::Counting(order) => {
                 if child_loss {
                     let win = code::make(order, code::WIN);
-                    if val.update(q, |b| (b & code::OPEN != 0).then_some(win)).is_ok() {
+                    if val
+                        .update(q, |b| (b & code::OPEN != 0).then_some(win))
+                        .is_ok()
+                    {
                         aux.set(q, stamp);
                         self.assigned.fetch_add(1, Relaxed);
                     }
@@ -371,7 +374,10 @@ impl Gen<'_> {
                 }
                 let own = b & 0x7F;
                 if child_loss {
-                    if val.update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F)).is_ok() {
+                    if val
+                        .update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F))
+                        .is_ok()
+                    {
                         aux.set(q, stamp);
                         self.assigned.fetch_add(1, Relaxed);
                         if !code::is_win(own) {
@@ -704,9 +710,5 @@ fn verdict_of(c: u8) -> Option<Verdict> {
         code::RULE_CHASE => (Wdl::Loss, Some(Ruling::PerpetualChase)),
         _ => (Wdl::Loss, None),
     };
-    Some(Verdict {
-        wdl,
-        order,
-        ruling,
-    })
+    Some(Verdict { wdl, order, ruling })
 }
