@@ -3,6 +3,7 @@
 //! Module map:
 //! * [`board`]: squares, bitboards, pieces, positions, FEN, legal moves, Zobrist keys.
 //! * [`display`]: terminal rendering of positions.
+//! * [`ffi`]: the C API (`libxqdb.so`, `libxqdb.a`, header `include/xqdb.h`).
 
 #![warn(missing_docs)]
 
@@ -11,6 +12,7 @@ pub mod board;
 pub mod book;
 pub mod display;
 pub mod engine;
+pub mod ffi;
 pub mod index;
 pub mod paths;
 pub mod records;

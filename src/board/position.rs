@@ -67,13 +67,12 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
         };
-        for (i, p) in setup.board.iter().enumerate() {
-            if let Some(p) = p {
-                let sq = Square::ALL[i];
+        for sq in setup.occupied() {
+            if let Some(p) = setup.board[sq.index()] {
                 pos.by_color[p.color.index()] |= sq.bit();
                 pos.by_role[p.role.index()] |= sq.bit();
-                pos.key ^= piece_key(*p, sq);
-                pos.mirror_key ^= piece_key(*p, sq.mirror());
+                pos.key ^= piece_key(p, sq);
+                pos.mirror_key ^= piece_key(p, sq.mirror());
             }
         }
         if setup.turn == Color::Black {

@@ -130,9 +130,23 @@ impl Setup {
     /// Check material and placement: counts, kings, points each piece can reach, unpassed
     /// pawns sharing a file. Does not look at checks (see `Position::from_setup`).
     pub fn validate_placement(&self) -> Result<(), PositionError> {
+        // one pass over the occupied points (probes through the C API validate each
+        // position they are given): the counts, and the first piece on a point it can
+        // never reach
+        let mut counts = [[0usize; 7]; 2];
+        let mut unreachable = None;
+        for sq in self.occupied() {
+            let Some(p) = self.board[sq.index()] else {
+                continue;
+            };
+            counts[p.color.index()][p.role.index()] += 1;
+            if unreachable.is_none() && !reachable(p.color, p.role).contains(sq) {
+                unreachable = Some((p, sq));
+            }
+        }
         for color in Color::ALL {
             for role in Role::ALL {
-                let n = self.count(color, role);
+                let n = counts[color.index()][role.index()];
                 if n > role.max_count() as usize {
                     return Err(PositionError::TooMany {
                         color,
@@ -141,19 +155,17 @@ impl Setup {
                     });
                 }
             }
-            if self.count(color, Role::King) == 0 {
+            if counts[color.index()][Role::King.index()] == 0 {
                 return Err(PositionError::MissingKing(color));
             }
         }
-        for (sq, p) in self.pieces() {
-            if !reachable(p.color, p.role).contains(sq) {
-                return Err(PositionError::Unreachable {
-                    piece: p,
-                    square: sq,
-                });
-            }
+        if let Some((piece, square)) = unreachable {
+            return Err(PositionError::Unreachable { piece, square });
         }
         for color in Color::ALL {
+            if counts[color.index()][Role::Pawn.index()] < 2 {
+                continue;
+            }
             let (r3, r4) = match color {
                 Color::Red => (3, 4),
                 Color::Black => (6, 5),
@@ -213,7 +225,52 @@ pub enum PositionError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bitboard, Color, Piece, Role, Setup, Square};
+    use super::{Bitboard, Color, Piece, PositionError, Role, Setup, Square};
+
+    /// Counts come first, then the first unreachable piece in square order, then pawn files.
+    #[test]
+    fn placement_errors_in_their_order() {
+        let check = |fen: &str| Setup::from_fen(fen).unwrap().validate_placement();
+        assert_eq!(check("3k5/9/9/9/9/9/9/9/9/4K4 w"), Ok(()));
+        // three rooks and an advisor off its points: the count is reported
+        let err = check("3k5/9/9/9/9/9/9/9/RRR1A4/4K4 w").unwrap_err();
+        assert!(matches!(
+            err,
+            PositionError::TooMany {
+                role: Role::Rook,
+                count: 3,
+                ..
+            }
+        ));
+        // Red's missing king before Black's surplus
+        let err = check("3k5/9/9/9/9/9/9/9/9/9 w").unwrap_err();
+        assert_eq!(err, PositionError::MissingKing(Color::Red));
+        // two unreachable pieces: the one on the lower square
+        let err = check("3k5/9/9/9/9/9/4a4/9/3A5/4K4 w").unwrap_err();
+        assert_eq!(
+            err,
+            PositionError::Unreachable {
+                piece: Piece::new(Color::Red, Role::Advisor),
+                square: Square::D1,
+            }
+        );
+        let err = check("3k5/9/9/9/9/9/9/9/9/B3K4 w").unwrap_err();
+        assert!(matches!(
+            err,
+            PositionError::Unreachable {
+                square: Square::A0,
+                ..
+            }
+        ));
+        let err = check("3k5/9/9/p8/p8/9/9/9/9/4K4 w").unwrap_err();
+        assert_eq!(
+            err,
+            PositionError::PawnsShareFile {
+                color: Color::Black,
+                file: 0
+            }
+        );
+    }
 
     /// The occupancy from the packed scan is the squares `pieces` lists.
     #[test]
