@@ -26,7 +26,14 @@ fn tables_dir(m: &Material) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("target/bench-tables"));
     if !files_valid(&dir, m) {
         eprintln!("generating {m} into {} for the benchmark", dir.display());
-        generate_set(&[*m], &dir, false, |_| {}).expect("generation");
+        generate_set(
+            &[*m],
+            &dir,
+            xqdb::tablebase::generate::GenOptions::default(),
+            xqdb::tablebase::pipeline::Existing::Keep,
+            |_| {},
+        )
+        .expect("generation");
     }
     dir
 }

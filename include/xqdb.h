@@ -132,13 +132,14 @@ typedef int32_t XqdbStatus;
  * The verdict of a position for the side to move (or of a move for the side making it).
  *
  * The scale is signed and ordered: the higher, the better for the side it speaks for; 0 is
- * a draw. This version of xqdb returns only `XQDB_WDL_LOSS`, `XQDB_WDL_DRAW` and
- * `XQDB_WDL_WIN`. The other values are reserved for tables that record the rules beyond
- * mate:
- * - `XQDB_WDL_WIN_BY_RULE` / `XQDB_WDL_LOSS_BY_RULE`: decided by the repetition rule (the
- *   loser's only way to avoid mate is a forbidden perpetual check or chase);
- * - `XQDB_WDL_CURSED_WIN` / `XQDB_WDL_BLESSED_LOSS`: a mate exists but a move-count rule
- *   reaches the draw first.
+ * a draw. This version of xqdb returns `XQDB_WDL_LOSS`, `XQDB_WDL_DRAW`, `XQDB_WDL_WIN`
+ * and, from tables of rule set 1,
+ * - `XQDB_WDL_WIN_BY_RULE` / `XQDB_WDL_LOSS_BY_RULE`: decided by the repetition rules (the
+ *   loser's only way to avoid mate is a forbidden perpetual check or chase; rule set 0
+ *   would call the position a draw).
+ *
+ * `XQDB_WDL_CURSED_WIN` / `XQDB_WDL_BLESSED_LOSS` are reserved: a mate exists but a
+ * move-count rule reaches the draw first.
  *
  * Code written today keeps working when they appear if it tests ranges, not values:
  * `v >= XQDB_WDL_WIN_BY_RULE` is a win, `v <= XQDB_WDL_LOSS_BY_RULE` a loss, anything
@@ -155,7 +156,8 @@ enum XqdbWdl
    */
   XQDB_WDL_LOSS = -3,
   /**
-   * Reserved: lost only through the repetition rule.
+   * Mated with best play, and lost only through the repetition rules (rule set 0 would
+   * call it a draw).
    */
   XQDB_WDL_LOSS_BY_RULE = -2,
   /**
@@ -171,7 +173,8 @@ enum XqdbWdl
    */
   XQDB_WDL_CURSED_WIN = 1,
   /**
-   * Reserved: won only through the repetition rule.
+   * Mates with best play, won only through the repetition rules (rule set 0 would call it
+   * a draw).
    */
   XQDB_WDL_WIN_BY_RULE = 2,
   /**

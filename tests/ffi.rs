@@ -85,7 +85,14 @@ fn fixture() -> &'static Fixture {
             .iter()
             .map(|m| m.parse().unwrap())
             .collect();
-        generate_set(&targets, &tables, false, |_| {}).expect("generation");
+        generate_set(
+            &targets,
+            &tables,
+            xqdb::tablebase::generate::GenOptions::default(),
+            xqdb::tablebase::pipeline::Existing::Keep,
+            |_| {},
+        )
+        .expect("generation");
         let book = dir.join("default.xqb");
         build_default(&book).expect("default book");
         Fixture { dir, tables, book }
@@ -204,12 +211,17 @@ fn run(exe: &Path, args: &[&Path]) -> String {
 
 // ---- what the Rust API says ----
 
-/// The header's verdict codes.
-fn wdl_code(w: Wdl) -> i32 {
-    match w {
+/// The header's verdict codes: ±3, or ±2 when the verdict rests on the repetition rules.
+fn wdl_code(w: Wdl, by_rule: bool) -> i32 {
+    let c: i32 = match w {
         Wdl::Loss => -3,
         Wdl::Draw => 0,
         Wdl::Win => 3,
+    };
+    if by_rule {
+        c - c.signum()
+    } else {
+        c
     }
 }
 
@@ -233,14 +245,16 @@ fn move_text(m: Move) -> String {
 
 /// The line the C program prints for a table position, from the Rust API.
 fn tables_line(tb: &Tablebases, pos: &Position) -> String {
-    let w = wdl_code(tb.probe_wdl(pos).unwrap());
+    let rule = tb.probe_verdict(pos).unwrap().rests_on_rule();
+    let w = wdl_code(tb.probe_wdl(pos).unwrap(), rule);
     let (w2, d) = tb.probe_dtm(pos).unwrap();
-    let (w2, d) = (wdl_code(w2), d.map_or(-1, |d| d as i64));
+    let (w2, d) = (wdl_code(w2, rule), d.map_or(-1, |d| d as i64));
     let moves = tb.best_moves(pos).unwrap();
     let mut s = format!("T {w} {w} {w2} {d} {w2} {d} {}", moves.len());
     for o in moves {
         let dtm = o.dtm.map_or(-1, |d| d as i64);
-        write!(s, " {}:{}:{dtm}:-1", move_text(o.mv), wdl_code(o.wdl)).unwrap();
+        let code = wdl_code(o.wdl, o.after.rests_on_rule());
+        write!(s, " {}:{}:{dtm}:-1", move_text(o.mv), code).unwrap();
     }
     s
 }

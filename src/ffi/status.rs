@@ -101,6 +101,7 @@ impl From<ProbeError> for Failure {
     fn from(e: ProbeError) -> Failure {
         let status = match &e {
             ProbeError::Missing { .. } | ProbeError::NoIndex(_) => XqdbStatus::MissingTable,
+            ProbeError::RuleMismatch { .. } => XqdbStatus::Corrupt,
             ProbeError::Illegal(_) => XqdbStatus::IllegalPosition,
             ProbeError::File { source, .. } => match **source {
                 FileError::Io { .. } => XqdbStatus::Io,

@@ -178,9 +178,9 @@ fn wdl_probe(
         let tb = unsafe { handle(tables) }?;
         let wdl = non_null_mut(wdl, "wdl")?;
         let pos = read()?;
-        let w = tb.probe_wdl(&pos)?;
+        let v = tb.probe_verdict(&pos)?;
         // SAFETY: non-null and writable by contract.
-        unsafe { wdl.write(w.into()) };
+        unsafe { wdl.write(v.into()) };
         Ok(XqdbStatus::Ok)
     })
 }
@@ -234,10 +234,11 @@ fn dtm_probe(
         let wdl = non_null_mut(wdl, "wdl")?;
         let dtm = non_null_mut(dtm, "dtm")?;
         let pos = read()?;
-        let (w, d) = tb.probe_dtm(&pos)?;
+        let (_, d) = tb.probe_dtm(&pos)?;
+        let v = tb.probe_verdict(&pos)?;
         // SAFETY: non-null and writable by contract.
         unsafe {
-            wdl.write(w.into());
+            wdl.write(v.into());
             dtm.write(d.map_or(-1, |d| d as i32));
         }
         Ok(XqdbStatus::Ok)
@@ -360,7 +361,12 @@ fn root_probe(
                 from: o.mv.from() as u8,
                 to: o.mv.to() as u8,
                 iccs: iccs(o.mv),
-                wdl: o.wdl.into(),
+                wdl: crate::tablebase::values::Verdict {
+                    wdl: o.wdl,
+                    order: o.after.order,
+                    ruling: None,
+                }
+                .into(),
                 dtm: o.dtm.map_or(-1, |d| d as i32),
                 dtc: -1,
             };
