@@ -130,3 +130,33 @@ fn krkn_dtm_differences() {
         eprintln!("{k:?}: {n}");
     }
 }
+
+#[test]
+#[ignore = "diagnostics: XQDB_CMP0 and XQDB_CMP1 folders of one table under rule sets 0 and 1"]
+fn dtm_of_plain_positions_under_both_rule_sets() {
+    let (Some(a), Some(b), Some(m)) = (
+        std::env::var_os("XQDB_CMP0"),
+        std::env::var_os("XQDB_CMP1"),
+        std::env::var_os("XQDB_CMP_M"),
+    ) else {
+        return;
+    };
+    let m = m.to_str().unwrap().parse().unwrap();
+    let t0 = xqdb::tablebase::pipeline::load_table(Path::new(&a), &m, false).unwrap();
+    let t1 = xqdb::tablebase::pipeline::load_table(Path::new(&b), &m, true).unwrap();
+    let v1 = t1.verdicts.as_ref().unwrap();
+    let mut hist = std::collections::BTreeMap::new();
+    for s in 0..2 {
+        for i in 0..t0.values[s].len() {
+            let b = v1[s][i];
+            if b >= 3 {
+                continue;
+            }
+            let (x, y) = (t0.values[s][i], t1.values[s][i]);
+            if x != y {
+                *hist.entry(x as i32 - y as i32).or_insert(0u64) += 1;
+            }
+        }
+    }
+    eprintln!("{hist:?}");
+}

@@ -7,25 +7,52 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// One byte per position.
+/// One byte per position, in a plain byte buffer that the threads share as 8-byte atomic
+/// words; [`Bytes::into_vec`] hands the buffer over without a copy (the table's peak memory
+/// is the generation state, not the generation state plus its result).
 pub(super) struct Bytes {
-    words: Vec<AtomicU64>,
+    buf: Vec<u8>,
+    /// `buf`'s own pointer (taken mutably once), advanced to an 8-byte boundary.
+    base: *mut u8,
+    off: usize,
     len: usize,
 }
+
+// SAFETY: every access after construction goes through atomic words (see `words`); the
+// buffer is owned and only handed out by `into_vec`, which consumes the value.
+unsafe impl Sync for Bytes {}
+// SAFETY: as above; the raw pointer points into the owned buffer.
+unsafe impl Send for Bytes {}
 
 impl Bytes {
     /// `len` bytes of value `fill`.
     pub fn new(len: usize, fill: u8) -> Bytes {
-        let w = ONES * fill as u64;
+        let words = len.div_ceil(8);
+        let mut buf = vec![fill; words * 8 + 8];
+        let start = buf.as_mut_ptr();
+        let off = start.align_offset(8);
+        assert!(off < 8, "a byte buffer can be aligned to 8 within 8 bytes");
+        // SAFETY: off < 8 and the buffer has words * 8 + 8 bytes.
+        let base = unsafe { start.add(off) };
         Bytes {
-            words: (0..len.div_ceil(8)).map(|_| AtomicU64::new(w)).collect(),
+            buf,
+            base,
+            off,
             len,
         }
     }
 
     #[inline(always)]
+    fn words(&self) -> &[AtomicU64] {
+        // SAFETY: `base` is 8-byte aligned and points to `len.div_ceil(8)` words inside the
+        // owned buffer, which lives as long as `self`; AtomicU64 has u64's layout; no plain
+        // reference to the buffer exists while `self` is shared.
+        unsafe { std::slice::from_raw_parts(self.base as *const AtomicU64, self.len.div_ceil(8)) }
+    }
+
+    #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {
-        (self.words[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
+        (self.words()[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
     }
 
     /// Atomically replace byte `i` by `f(byte)` unless `f` answers None; returns the old
@@ -34,7 +61,7 @@ impl Bytes {
     pub fn update(&self, i: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
         let shift = (i & 7) * 8;
         let mask = 0xFFu64 << shift;
-        self.words[i >> 3]
+        self.words()[i >> 3]
             .fetch_update(Relaxed, Relaxed, |w| {
                 f((w >> shift) as u8).map(|b| (w & !mask) | ((b as u64) << shift))
             })
@@ -49,15 +76,16 @@ impl Bytes {
 
     #[inline(always)]
     pub fn or(&self, i: usize, bits: u8) {
-        self.words[i >> 3].fetch_or((bits as u64) << ((i & 7) * 8), Relaxed);
+        self.words()[i >> 3].fetch_or((bits as u64) << ((i & 7) * 8), Relaxed);
     }
 
     /// Call `f` for every index in `start..end` (`start` a multiple of 8) whose byte is `v`.
     #[inline(always)]
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
         let pattern = ONES * v as u64;
+        let words = self.words();
         for w in start / 8..end.div_ceil(8) {
-            let x = self.words[w].load(Relaxed) ^ pattern;
+            let x = words[w].load(Relaxed) ^ pattern;
             let mut hits = x.wrapping_sub(ONES) & !x & HIGHS;
             while hits != 0 {
                 let b = (hits.trailing_zeros() / 8) as usize;
@@ -72,12 +100,12 @@ impl Bytes {
     }
 
     pub fn into_vec(self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.len);
-        for w in self.words {
-            out.extend_from_slice(&w.into_inner().to_le_bytes());
-        }
-        out.truncate(self.len);
-        out
+        let Bytes {
+            mut buf, off, len, ..
+        } = self;
+        buf.copy_within(off..off + len, 0);
+        buf.truncate(len);
+        buf
     }
 }
 

@@ -709,7 +709,11 @@ fn common_target(pos: &Position, moves: &[Move], target: Bitboard) -> bool {
 pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
     let pb = super::progress(0, "repetition rules", show);
     pb.set_prefix(g.material.to_string());
+    let t = std::time::Instant::now();
     g.mark();
+    if std::env::var_os("XQDB_PHASES").is_some() {
+        eprintln!("  marks {:.2} s", t.elapsed().as_secs_f64());
+    }
     let mut done = [false; 2];
     let mut any = false;
     let mut order: u8 = 1;
@@ -718,8 +722,12 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
             return Err(TbError::TooManyRounds(g.material));
         }
         pb.set_message(format!("round {order}"));
+        let t = std::time::Instant::now();
         g.reset_flags();
         g.clean_up();
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!("  round {order}: clean-up {:.2} s", t.elapsed().as_secs_f64());
+        }
         g.check_fault()?;
         for root in Color::ALL {
             if done[root.index()] {

@@ -51,11 +51,12 @@ impl Gen<'_> {
                 let moves = pos.legal_moves();
                 let order = code::order(c);
                 let ruling = code::is_ruling(c);
-                let n = self.distinct_children(&pos, &moves, |captured, child| {
+                let n = self.distinct_children(&pos, &moves, |m, captured| {
                     if !ruling || captured.is_some() {
                         return true;
                     }
-                    self.rank(child).is_some_and(|j| {
+                    let child = pos.after(m);
+                    self.rank(&child).is_some_and(|j| {
                         let cc = self.val[child.turn().index()].get(j) & 0x7F;
                         code::is_win(cc) && code::order(cc) < order
                     })

@@ -38,7 +38,7 @@ use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use crate::board::attacks::reachable;
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
-use crate::board::{Bitboard, Color, MoveList, Piece, Position, Role, Square};
+use crate::board::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
 use crate::index::{Material, PieceList, PlacementIndex};
 use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
@@ -227,11 +227,16 @@ impl Gen<'_> {
         self.index.rank_position(pos).map(|i| i as usize)
     }
 
-    /// Rank of a capture's result in its table.
+    /// Rank of a capture's result in its table (a colour-flipped table is ranked through the
+    /// flipped piece list, without building the flipped position).
     fn sub_rank(&self, child: &Position, captured: Piece) -> Option<(&Sub, u64)> {
         let sub = self.subs.iter().find(|s| s.captured == captured)?;
         let i = if sub.flipped {
-            sub.table.index.rank_position(&child.flip_colors())
+            let list: PieceList = child
+                .piece_list()
+                .map(|(p, s)| (Piece::new(!p.color, p.role), s.flip()))
+                .collect();
+            sub.table.index.rank_pieces(&list).ok()
         } else {
             sub.table.index.rank_position(child)
         }?;
@@ -246,37 +251,36 @@ impl Gen<'_> {
             .copied()
     }
 
-    /// The successors of `pos` (legal `moves`) as (table, index) keys, one per distinct
-    /// successor; `keep` chooses which count.
+    /// The number of distinct successors of `pos` (legal `moves`) among those `keep`
+    /// accepts (by table and index: two moves give one successor only when they give mirror
+    /// images, which needs a position nearly symmetric).
     fn distinct_children(
         &self,
         pos: &Position,
         moves: &MoveList,
-        mut keep: impl FnMut(Option<Piece>, &Position) -> bool,
+        mut keep: impl FnMut(Move, Option<Piece>) -> bool,
     ) -> usize {
-        let symmetric = asymmetry(pos) <= 4;
+        if asymmetry(pos) > 4 {
+            return moves
+                .iter()
+                .filter(|&&m| keep(m, pos.piece_at(m.to())))
+                .count();
+        }
         let mut keys: ArrayVec<(u8, u64), 128> = ArrayVec::new();
-        let mut n = 0;
         for &m in moves {
             let captured = pos.piece_at(m.to());
-            let child = pos.after(m);
-            if !keep(captured, &child) {
+            if !keep(m, captured) {
                 continue;
             }
-            n += 1;
-            if symmetric {
-                let key = match captured {
-                    Some(c) => (
-                        1 + c.index() as u8,
-                        self.sub_rank(&child, c).map_or(u64::MAX, |s| s.1),
-                    ),
-                    None => (0, self.index.rank_position(&child).unwrap_or(u64::MAX)),
-                };
-                keys.push(key);
-            }
-        }
-        if !symmetric {
-            return n;
+            let child = pos.after(m);
+            let key = match captured {
+                Some(c) => (
+                    1 + c.index() as u8,
+                    self.sub_rank(&child, c).map_or(u64::MAX, |s| s.1),
+                ),
+                None => (0, self.index.rank_position(&child).unwrap_or(u64::MAX)),
+            };
+            keys.push(key);
         }
         keys.sort_unstable();
         let mut n = keys.len();
@@ -633,6 +637,13 @@ pub fn generate(material: Material, subs: &TableSet, opts: GenOptions) -> Result
         overflow: AtomicBool::new(false),
         fault: Mutex::new(None),
     };
+    let phases = std::env::var_os("XQDB_PHASES").is_some();
+    let t0 = std::time::Instant::now();
+    let lap = |what: &str| {
+        if phases {
+            eprintln!("{material} {what}: {:.2} s", t0.elapsed().as_secs_f64());
+        }
+    };
     let pb = progress(g.chunks() as u64, "start", opts.progress);
     pb.set_prefix(material.to_string());
     (0..g.chunks()).into_par_iter().for_each(|c| {
@@ -644,15 +655,19 @@ pub fn generate(material: Material, subs: &TableSet, opts: GenOptions) -> Result
 
     let pb = progress(0, "retrograde levels", opts.progress);
     pb.set_prefix(material.to_string());
+    lap("start");
     g.levels(Mode::Counting(0), &pb)?;
     pb.finish_and_clear();
+    lap("round 0");
 
     let mut ruled = false;
     if cycles {
         ruled = cycles::run(&g, opts.progress)?;
+        lap("rules");
     }
     if ruled {
         dtm::run(&g, opts.progress)?;
+        lap("dtm");
     }
     let material = g.material;
     let (values, verdicts) = finish(g);
@@ -672,24 +687,21 @@ fn finish(g: Gen<'_>) -> ([Vec<u8>; 2], Option<[Vec<u8>; 2]>) {
     let mut values: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
     let mut verdicts: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
     for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {
-        let (v, a) = (v.into_vec(), a.into_vec());
-        values[s] = v
-            .iter()
-            .zip(&a)
-            .map(|(&c, &d)| {
-                if c & code::OPEN != 0 || c == code::DRAW {
-                    DRAW
-                } else if c == code::ILLEGAL {
-                    ILLEGAL
-                } else {
-                    d
-                }
-            })
-            .collect();
-        verdicts[s] = v
-            .iter()
-            .map(|&c| verdict_of(c).map_or(255, |x| x.encode()))
-            .collect();
+        // in place: the auxiliary bytes become the values, the codes the verdicts
+        let (mut v, mut a) = (v.into_vec(), a.into_vec());
+        for (c, d) in v.iter_mut().zip(a.iter_mut()) {
+            let value = if *c & code::OPEN != 0 || *c == code::DRAW {
+                DRAW
+            } else if *c == code::ILLEGAL {
+                ILLEGAL
+            } else {
+                *d
+            };
+            *d = value;
+            *c = verdict_of(*c).map_or(255, |x| x.encode());
+        }
+        values[s] = a;
+        verdicts[s] = v;
     }
     let has_rule = verdicts.iter().flatten().any(|&b| (3..255).contains(&b));
     (values, has_rule.then_some(verdicts))
