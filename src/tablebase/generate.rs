@@ -261,7 +261,7 @@ impl Gen<'_> {
             return;
         };
         let y = !x;
-        let occ = pos.occupied().0;
+        let occ = pos.occupied().bits();
         let ctx = self.index.prepare_tail(&pieces);
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         for (k, &(p, b)) in pieces.iter().enumerate() {
@@ -269,7 +269,7 @@ impl Gen<'_> {
                 continue;
             }
             let src = unmove_sources(p, b, occ, false);
-            for a in Bitboard(src) {
+            for a in Bitboard::from_bits(src) {
                 let tail = match p.role {
                     Role::Rook | Role::Horse | Role::Cannon => true,
                     Role::Pawn => {
@@ -309,7 +309,7 @@ impl Gen<'_> {
             return;
         };
         let y = !x;
-        let occ = pos.occupied().0;
+        let occ = pos.occupied().bits();
         let room = reachable(x, sub.captured.role);
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         for (k, &(p, b)) in pieces.iter().enumerate() {
@@ -317,7 +317,7 @@ impl Gen<'_> {
                 continue;
             }
             let src = unmove_sources(p, b, occ, true);
-            for a in Bitboard(src) {
+            for a in Bitboard::from_bits(src) {
                 let mut qp = pieces.clone();
                 qp[k] = (p, a);
                 if qp.try_push((sub.captured, b)).is_err() {
