@@ -54,6 +54,8 @@ pub struct GenSummary {
     pub gen_peak_rss: u64,
     /// File sizes.
     pub written: Written,
+    /// Why files that were there were not kept (missing files are not mentioned).
+    pub replaced: Option<String>,
 }
 
 /// Peak resident set of this process (VmHWM), in bytes.
@@ -132,15 +134,29 @@ pub fn load_table(dir: &Path, m: &Material) -> Result<Table, TbError> {
     })
 }
 
-/// True when both files of `m` exist with valid headers for this index.
+/// Check both files of `m` whole: headers for this index, and every block (decompressed,
+/// its checksum and length checked). The error says what is wrong with which file.
+pub fn check_files(dir: &Path, m: &Material) -> Result<(), String> {
+    let index = PlacementIndex::new(*m).map_err(|e| e.to_string())?;
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        let f = TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
+            .map_err(|e| e.to_string())?;
+        if f.header.positions != index.size() {
+            return Err(format!(
+                "{}: {} positions per side, the index has {}",
+                f.path.display(),
+                f.header.positions,
+                index.size()
+            ));
+        }
+        f.read_all().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// True when both files of `m` exist and are whole (see [`check_files`]).
 pub fn files_valid(dir: &Path, m: &Material) -> bool {
-    let Ok(index) = PlacementIndex::new(*m) else {
-        return false;
-    };
-    [Metric::Wdl, Metric::Dtm].iter().all(|&metric| {
-        TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
-            .is_ok_and(|f| f.header.positions == index.size())
-    })
+    check_files(dir, m).is_ok()
 }
 
 /// Summary of an in-memory table.
@@ -166,6 +182,7 @@ pub fn summarize(
         peak_rss: peak_rss(),
         gen_peak_rss,
         written,
+        replaced: None,
     }
 }
 
@@ -191,7 +208,11 @@ pub fn generate_set(
         })
     };
     for (i, m) in order.iter().enumerate() {
-        if files_valid(dir, m) {
+        let present = [Metric::Wdl, Metric::Dtm]
+            .iter()
+            .any(|&metric| table_path(dir, m, metric).exists());
+        let check = check_files(dir, m);
+        if check.is_ok() {
             let s = GenSummary {
                 material: *m,
                 skipped: true,
@@ -202,6 +223,7 @@ pub fn generate_set(
                 peak_rss: peak_rss(),
                 gen_peak_rss: 0,
                 written: Written::default(),
+                replaced: None,
             };
             report(&s);
             out.push(s);
@@ -222,11 +244,18 @@ pub fn generate_set(
         let table = generate(*m, &set, show_progress)?;
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = write_files(dir, m, &table.values).map_err(|e| TbError::Corrupt {
-            path: dir.display().to_string(),
-            reason: e.to_string(),
+        let written = write_files(dir, m, &table.values).map_err(|e| match e {
+            super::file::FileError::Io { path, source } => TbError::Io {
+                path: format!("writing table {m}: {path}"),
+                source,
+            },
+            other => TbError::Corrupt {
+                path: format!("writing table {m}"),
+                reason: other.to_string(),
+            },
         })?;
-        let s = summarize(&table, seconds, gen_peak, written, false);
+        let mut s = summarize(&table, seconds, gen_peak, written, false);
+        s.replaced = check.err().filter(|_| present);
         report(&s);
         out.push(s);
         if needed_by_later(i, m) {

@@ -187,6 +187,10 @@ impl Tablebases {
                 }
             }
         };
+        if let Err(ProbeError::Missing { .. }) = opened {
+            // not remembered: the table may be generated while this program runs
+            return opened;
+        }
         self.open
             .write()
             .unwrap_or_else(|e| e.into_inner())
