@@ -30,7 +30,8 @@ pub struct Engine {
     /// Root position.
     pub pos: Position,
     history: Vec<(u64, bool)>,
-    tt: Tt,
+    /// Made at the first search (or when the size is set), so that starting costs nothing.
+    tt: Option<Tt>,
     hash_mb: usize,
     book_path: PathBuf,
     book: BookState,
@@ -71,7 +72,7 @@ impl Engine {
         Engine {
             pos: Position::startpos(),
             history: Vec::new(),
-            tt: Tt::new(DEFAULT_HASH_MB),
+            tt: None,
             hash_mb: DEFAULT_HASH_MB,
             book_path: crate::paths::books_dir().join("default.xqb"),
             book: BookState::Unopened,
@@ -102,18 +103,14 @@ impl Engine {
             ));
         }
         // free the old table first so that the two are never held at once
-        self.tt = Tt::new(1);
+        self.tt = None;
         match Tt::try_new(mb) {
             Ok(t) => {
-                self.tt = t;
+                self.tt = Some(t);
                 self.hash_mb = mb;
                 Ok(())
             }
-            Err(e) => {
-                let old = self.hash_mb;
-                self.tt = Tt::try_new(old).unwrap_or_else(|_| Tt::new(1));
-                Err(format!("{e}; kept {old} MiB"))
-            }
+            Err(e) => Err(format!("{e}; kept {} MiB", self.hash_mb)),
         }
     }
 
@@ -161,7 +158,9 @@ impl Engine {
 
     /// Forget the game (new game).
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        if let Some(t) = &mut self.tt {
+            t.clear();
+        }
     }
 
     /// Set the position: a FEN or `startpos`, then moves in ICCS.
@@ -288,7 +287,8 @@ impl Engine {
         self.notes.extend(note);
         let lim: Limits = limits(clock);
         let tb = if self.use_tb { self.tb.as_ref() } else { None };
-        let mut s = Searcher::new(&pos, &self.history, &mut self.tt, tb, stop, lim, banned);
+        let tt = self.tt.get_or_insert_with(|| Tt::new(self.hash_mb));
+        let mut s = Searcher::new(&pos, &self.history, tt, tb, stop, lim, banned);
         let (best, info) = s.run(&mut report);
         Decision {
             best,

@@ -23,6 +23,8 @@ pub const RULES_CYCLES_DRAW: u8 = 0;
 pub const INDEX_SCHEME: u8 = 1;
 /// Bytes of the fixed header.
 pub const HEADER_SIZE: usize = 144;
+/// Largest block (positions) a reader accepts: one block is decompressed at once.
+pub const MAX_BLOCK_SIZE: u32 = 1 << 24;
 
 const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
 const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
@@ -228,7 +230,13 @@ impl Header {
             .positions
             .checked_mul(2)
             .ok_or_else(|| corrupt(path, format!("{} positions is out of range", h.positions)))?;
-        if h.block_size == 0 || total.div_ceil(h.block_size as u64) != h.blocks as u64 {
+        if h.block_size == 0 || h.block_size > MAX_BLOCK_SIZE {
+            return Err(corrupt(
+                path,
+                format!("block size {} out of range", h.block_size),
+            ));
+        }
+        if total.div_ceil(h.block_size as u64) != h.blocks as u64 {
             return Err(corrupt(
                 path,
                 "block count does not match positions and block size",
