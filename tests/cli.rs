@@ -77,11 +77,17 @@ fn gen_verify_probe_info_on_a_small_table() {
     // one line per table and a total
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with("KK ") && lines[1].starts_with("KRK "), "{out}");
+    assert!(
+        lines[0].starts_with("KK ") && lines[1].starts_with("KRK "),
+        "{out}"
+    );
     assert!(lines[2].starts_with("2 tables: 2 generated"), "{out}");
     assert!(!out.contains("bytes/position"), "{out}");
     let (ok, out, _) = xqdb(&["gen", "KRK", "--tables", d, "--verbose"]);
-    assert!(ok && out.contains("KRK        present, every block checked"), "{out}");
+    assert!(
+        ok && out.contains("KRK        present, every block checked"),
+        "{out}"
+    );
     let (ok, out, _) = xqdb(&["gen", "KRK", "--tables", d, "--quiet"]);
     assert!(ok && out.is_empty(), "{out}");
     let (ok, out, _) = xqdb(&["verify", "KRK", "--tables", d]);
@@ -128,9 +134,24 @@ fn gen_verify_probe_info_on_a_small_table() {
 fn sizes_beyond_reason_are_refused_with_a_clear_error() {
     for args in [
         &["analyse", "startpos", "--hash", "1000000"][..],
-        &["gen", "KRK", "--threads", "10000", "--tables", "/nonexistent"][..],
+        &[
+            "gen",
+            "KRK",
+            "--threads",
+            "10000",
+            "--tables",
+            "/nonexistent",
+        ][..],
         &["verify", "KRK", "--threads", "0"][..],
-        &["book", "build", "x.pgn", "-o", "y.xqb", "--threads", "100000"][..],
+        &[
+            "book",
+            "build",
+            "x.pgn",
+            "-o",
+            "y.xqb",
+            "--threads",
+            "100000",
+        ][..],
         &["perft", "startpos", "40"][..],
     ] {
         let start = std::time::Instant::now();
@@ -161,7 +182,10 @@ fn probing_a_full_board_says_no_table_covers_it() {
     let (ok, _, err) = xqdb(&["probe", "startpos", "--tables", "/nonexistent"]);
     assert!(!ok);
     assert!(!err.contains("xqdb gen"), "{err}");
-    assert!(err.contains("30 pieces") && err.contains("analyse"), "{err}");
+    assert!(
+        err.contains("30 pieces") && err.contains("analyse"),
+        "{err}"
+    );
 }
 
 /// Regression: `analyse` searched where the engine consults its tables (on the README's

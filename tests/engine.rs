@@ -366,6 +366,39 @@ fn the_first_moves_come_from_the_default_book() {
     let _ = e.child.wait();
 }
 
+/// Regression: a corrupt book (or a missing table folder) silently became "no book"; the
+/// engine says so at its first search, once, and plays on.
+#[test]
+fn a_corrupt_default_book_is_reported_once() {
+    let dir = tmp("badbook");
+    std::fs::create_dir_all(dir.join("books")).unwrap();
+    std::fs::write(dir.join("books/default.xqb"), b"XQDBBOOK but not a book").unwrap();
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let first = e.until("bestmove");
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("corrupt book")),
+        "{first:?}"
+    );
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("no tablebase folder")),
+        "{first:?}"
+    );
+    e.send("go depth 2");
+    let second = e.until("bestmove");
+    assert!(!second.iter().any(|l| l.contains("book")), "{second:?}");
+    e.send("quit");
+    let (_, ok) = e.finish();
+    assert!(ok);
+}
+
 /// Search `fen`; when the engine claims a mate for the side to move, check it: its principal
 /// variation ends in a position without a legal move after exactly the claimed plies.
 fn claimed_mate(fen: &str, nodes: u64) -> Option<i32> {

@@ -247,8 +247,12 @@ fn xqf_sample() -> Vec<u8> {
     b[0..2].copy_from_slice(b"XQ");
     b[2] = 10;
     // pieces: file * 10 + rank, in the order R N B A K A B N R C C P P P P P
-    let red = [0u8, 10, 20, 30, 40, 50, 60, 70, 80, 12, 72, 3, 23, 43, 63, 83];
-    let black = [9u8, 19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6, 26, 46, 66, 86];
+    let red = [
+        0u8, 10, 20, 30, 40, 50, 60, 70, 80, 12, 72, 3, 23, 43, 63, 83,
+    ];
+    let black = [
+        9u8, 19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6, 26, 46, 66, 86,
+    ];
     b[0x10..0x20].copy_from_slice(&red);
     b[0x20..0x30].copy_from_slice(&black);
     let record = |b: &mut Vec<u8>, from: u8, to: u8, next: bool| {
@@ -268,11 +272,7 @@ fn xqf_sample() -> Vec<u8> {
 
 /// Replay a game: every main-line and variation move legal.
 fn replays(g: &xqdb::records::Game) -> bool {
-    fn line(
-        start: &Position,
-        moves: &[Move],
-        vars: &[xqdb::records::Variation],
-    ) -> bool {
+    fn line(start: &Position, moves: &[Move], vars: &[xqdb::records::Variation]) -> bool {
         let mut p = start.clone();
         for (i, &m) in moves.iter().enumerate() {
             for v in vars.iter().filter(|v| v.at == i) {
@@ -435,9 +435,29 @@ fn token() -> impl Strategy<Value = String> {
     prop_oneof![
         (0..NUMBERS.len()).prop_map(|i| NUMBERS[i].to_string()),
         prop::sample::select(vec![
-            "name", "value", "Hash", "UseBook", "BookFile", "Threads", "moves", "fen",
-            "startpos", "h2e2", "z9z9", "true", "maybe", "depth", "nodes", "movetime",
-            "wtime", "btime", "winc", "time", "infinite", "ponder", "/no/such/file",
+            "name",
+            "value",
+            "Hash",
+            "UseBook",
+            "BookFile",
+            "Threads",
+            "moves",
+            "fen",
+            "startpos",
+            "h2e2",
+            "z9z9",
+            "true",
+            "maybe",
+            "depth",
+            "nodes",
+            "movetime",
+            "wtime",
+            "btime",
+            "winc",
+            "time",
+            "infinite",
+            "ponder",
+            "/no/such/file",
         ])
         .prop_map(str::to_string),
         "[ -~]{0,6}",
@@ -446,9 +466,26 @@ fn token() -> impl Strategy<Value = String> {
 
 fn command() -> impl Strategy<Value = Vec<u8>> {
     let head = prop::sample::select(vec![
-        "uci", "ucci", "isready", "go", "go", "go depth", "go nodes", "go movetime", "stop",
-        "position startpos moves", "position fen", "setoption name", "setoption",
-        "ucinewgame", "banmoves", "probe", "ponderhit", "quit", "nonsense", "",
+        "uci",
+        "ucci",
+        "isready",
+        "go",
+        "go",
+        "go depth",
+        "go nodes",
+        "go movetime",
+        "stop",
+        "position startpos moves",
+        "position fen",
+        "setoption name",
+        "setoption",
+        "ucinewgame",
+        "banmoves",
+        "probe",
+        "ponderhit",
+        "quit",
+        "nonsense",
+        "",
     ]);
     prop_oneof![
         8 => (head, prop::collection::vec(token(), 0..5)).prop_map(|(h, t)| {
