@@ -14,10 +14,10 @@ use xqdb::board::{Move, Position};
 use xqdb::index::Material;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 
-/// Cases per target: `base` in release builds, a tenth in debug builds.
+/// Cases per target: `base` in release builds, a quarter in debug builds.
 fn cases(base: u32) -> u32 {
     if cfg!(debug_assertions) {
-        (base / 10).max(8)
+        (base / 4).max(8)
     } else {
         base
     }
