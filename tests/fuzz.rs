@@ -291,7 +291,7 @@ fn replays(g: &xqdb::records::Game) -> bool {
 }
 
 proptest! {
-    #![proptest_config(config(2000))]
+    #![proptest_config(config(5000))]
 
     /// XQF bytes: the sample mutated (any version byte, encrypted or not), or random bytes
     /// behind the signature: an error, or a game whose moves replay.
@@ -366,7 +366,7 @@ fn pgn_input() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(config(3000))]
+    #![proptest_config(config(10000))]
 
     /// PGN bytes: the reader always makes progress and its games tile the input in order;
     /// every game read replays; every skipped range lies inside the input.
@@ -505,7 +505,7 @@ fn command() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(config(300))]
+    #![proptest_config(config(1000))]
 
     /// Protocol lines with random tokens (and random bytes): the loop ends (at `quit` or
     /// the end of input), never panics, and answers every `go` it reads exactly once.
