@@ -206,7 +206,7 @@ fn analyse_consults_the_tables_and_the_book() {
     ]);
     assert!(ok, "{err}");
     assert!(
-        out.contains("tablebase move e1d1: wins, mate in 1 plies"),
+        out.contains("tablebase move e1d1: wins, mate in 1 ply"),
         "{out}"
     );
     assert!(out.contains("best move e1d1"), "{out}");

@@ -268,9 +268,16 @@ impl Engine {
                 match tb.best_moves(&pos) {
                     Ok(list) => {
                         if let Some(best) = list.into_iter().find(|o| !banned.contains(&o.mv)) {
+                            let plies = |d: u32| {
+                                if d == 1 {
+                                    "1 ply".to_string()
+                                } else {
+                                    format!("{d} plies")
+                                }
+                            };
                             let verdict = match (best.wdl, best.dtm) {
-                                (Wdl::Win, Some(d)) => format!("wins, mate in {d} plies"),
-                                (Wdl::Loss, Some(d)) => format!("loses, mated in {d} plies"),
+                                (Wdl::Win, Some(d)) => format!("wins, mate in {}", plies(d)),
+                                (Wdl::Loss, Some(d)) => format!("loses, mated in {}", plies(d)),
                                 _ => "draws".to_string(),
                             };
                             return Decision {
