@@ -3,10 +3,10 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
-use cli::arena::tally;
 use cli::book::{book_cmd, BookCmd};
 use cli::records::{games, parse_notation, GamesCmd};
 use cli::tables::{count_all, count_one, gen_tables, info, probe, probe_batch, verify_tables};
+use cli::ui::Ui;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,6 +25,15 @@ use xqdb::tablebase::Tablebases;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No ANSI colours (also when NO_COLOR is set, or the output is not a terminal).
+    #[arg(long, global = true)]
+    no_color: bool,
+    /// Print nothing but errors and the answers asked for (no progress, no summaries).
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print details (per-table counts, longest mates, memory).
+    #[arg(long, short, global = true)]
+    verbose: bool,
 }
 
 #[derive(Subcommand)]
@@ -35,7 +44,8 @@ enum Command {
     Perft {
         /// A FEN (quoted) or `startpos`.
         fen: String,
-        /// Depth in plies.
+        /// Depth in plies (at most 12: deeper counts take days).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
         depth: u32,
         /// Print the count below each first move.
         #[arg(long)]
@@ -93,9 +103,6 @@ enum Command {
         /// Move notation: iccs, wxf or chinese.
         #[arg(long, default_value = "iccs")]
         notation: String,
-        /// No ANSI colours.
-        #[arg(long)]
-        no_color: bool,
         #[command(flatten)]
         common: TableArgs,
     },
@@ -118,81 +125,45 @@ enum Command {
     },
     /// Run the engine on standard input/output (UCI or UCCI, chosen by the first command).
     Engine,
-    /// Search a position and print the search lines.
+    /// Decide a move as the engine does: the book, else the tables, else a search (its
+    /// lines printed).
     Analyse {
         /// A FEN (quoted) or `startpos`.
         fen: String,
-        /// Depth limit.
-        #[arg(long)]
+        /// Depth limit (default 10 without --movetime).
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
         depth: Option<i32>,
         /// Time limit in milliseconds.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
         movetime: Option<u64>,
         /// Hash size in MiB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=xqdb::engine::MAX_HASH_MB as u64))]
+        hash: u64,
+        /// Book file (default: books/default.xqb, skipped with a note when absent).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Do not consult the book.
+        #[arg(long)]
+        no_book: bool,
+        /// Table folder (default: $XQDB_TABLES, else $XQDB_HOME/tables, else ./tables).
+        #[arg(long, value_name = "DIR")]
+        tables: Option<PathBuf>,
+        /// Do not consult the tablebases.
+        #[arg(long)]
+        no_tables: bool,
     },
     /// Search a fixed set of positions to a fixed depth: total nodes and nodes per second.
     Bench {
         /// Depth.
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
         depth: i32,
     },
     /// Play a match between two engines (UCI or UCCI, detected by handshake).
-    Match {
-        /// An engine command line, quoted (e.g. "target/release/xqdb engine"); give two.
-        #[arg(long = "engine", required = true, num_args = 1)]
-        engines: Vec<String>,
-        /// Engine option as N:NAME=VALUE (N = 1 or 2).
-        #[arg(long = "option")]
-        options: Vec<String>,
-        /// Time control: base+increment in seconds (e.g. 10+0.1).
-        #[arg(long)]
-        tc: Option<String>,
-        /// Fixed time per move in milliseconds.
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Fixed nodes per move.
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Fixed depth per move.
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Games (played in pairs with colours swapped).
-        #[arg(long, default_value_t = 2)]
-        games: usize,
-        /// Opening book for random weighted openings.
-        #[arg(long)]
-        book: Option<PathBuf>,
-        /// Plies taken from the book.
-        #[arg(long, default_value_t = 8)]
-        book_plies: usize,
-        /// File of start positions (one FEN per line).
-        #[arg(long)]
-        openings: Option<PathBuf>,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Seed of the opening choice.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Tablebase folder for adjudication.
-        #[arg(long)]
-        tables: Option<PathBuf>,
-        /// Draw after this many plies.
-        #[arg(long, default_value_t = 400)]
-        max_plies: usize,
-        /// Write the games here (PGN, ICCS moves).
-        #[arg(long)]
-        pgn: Option<PathBuf>,
-    },
+    Match(cli::arena::MatchArgs),
     /// Show a position: board, side to move, check status, legal moves.
     Show {
         /// A FEN (quoted) or `startpos`.
         fen: String,
-        /// No ANSI colours.
-        #[arg(long)]
-        no_color: bool,
     },
 }
 
@@ -202,8 +173,8 @@ struct TableArgs {
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=cli::ui::MAX_THREADS as i64))]
+    threads: Option<u16>,
 }
 
 impl TableArgs {
@@ -212,12 +183,7 @@ impl TableArgs {
     }
 
     fn init_threads(&self) {
-        if let Some(n) = self.threads {
-            // Only fails if a pool was built already, in which case it stays as it is.
-            let _ = rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
-                .build_global();
-        }
+        cli::ui::init_threads(self.threads);
     }
 }
 
@@ -228,6 +194,7 @@ fn parse_materials(list: &[String]) -> Result<Vec<Material>, String> {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
+    let ui = Ui::new(cli.no_color, cli.quiet, cli.verbose);
     match cli.command {
         Command::Gen {
             materials,
@@ -256,14 +223,13 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 Existing::Keep
             };
-            gen_tables(&targets, &common.dir(), rules, existing)
+            gen_tables(&targets, &common.dir(), rules, existing, &ui)
         }
         Command::Probe {
             fen,
             line,
             batch,
             notation,
-            no_color,
             common,
         } => {
             let tb = Tablebases::open(common.dir());
@@ -273,137 +239,14 @@ fn run(cli: Cli) -> Result<(), String> {
             let fen = fen.ok_or("give a FEN or --batch FILE")?;
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
             let n = parse_notation(&notation)?;
-            probe(&pos, &tb, line, n, !no_color)
+            probe(&pos, &tb, line, n, ui.color)
         }
         Command::Info { target, common } => {
             common.init_threads();
             info(&target, &common.dir())
         }
-        Command::Games { action } => games(action),
-        Command::Match {
-            engines,
-            options,
-            tc,
-            movetime,
-            nodes,
-            depth,
-            games,
-            book,
-            book_plies,
-            openings,
-            concurrency,
-            seed,
-            tables,
-            max_plies,
-            pgn,
-        } => {
-            use xqdb::arena::{process::EngineSpec, run_match, MatchConfig, Openings, TimeControl};
-            if engines.len() != 2 {
-                return Err(format!("a match needs two --engine, got {}", engines.len()));
-            }
-            let mut specs: Vec<EngineSpec> = engines
-                .iter()
-                .map(|e| EngineSpec::parse(e).ok_or_else(|| format!("empty engine command '{e}'")))
-                .collect::<Result<_, _>>()?;
-            for o in &options {
-                let (n, rest) = o
-                    .split_once(':')
-                    .ok_or_else(|| format!("bad --option '{o}': use N:NAME=VALUE"))?;
-                let (k, v) = rest
-                    .split_once('=')
-                    .ok_or_else(|| format!("bad --option '{o}': use N:NAME=VALUE"))?;
-                let i: usize = n
-                    .parse()
-                    .map_err(|_| format!("bad engine number in --option '{o}'"))?;
-                specs
-                    .get_mut(i.wrapping_sub(1))
-                    .ok_or_else(|| format!("--option '{o}': engine {i} does not exist"))?
-                    .options
-                    .push((k.to_string(), v.to_string()));
-            }
-            let tc = if let Some(t) = tc {
-                let (b, i) = t.split_once('+').unwrap_or((&t, "0"));
-                let secs = |x: &str| {
-                    x.parse::<f64>()
-                        .map_err(|_| format!("bad --tc '{t}': use BASE+INC in seconds"))
-                };
-                TimeControl::Clock {
-                    base_ms: (secs(b)? * 1000.0) as u64,
-                    inc_ms: (secs(i)? * 1000.0) as u64,
-                }
-            } else if let Some(m) = movetime {
-                TimeControl::MoveTime(m)
-            } else if let Some(n) = nodes {
-                TimeControl::Nodes(n)
-            } else if let Some(d) = depth {
-                TimeControl::Depth(d)
-            } else {
-                TimeControl::Clock {
-                    base_ms: 10_000,
-                    inc_ms: 100,
-                }
-            };
-            let openings = if let Some(f) = openings {
-                let text =
-                    std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-                let list: Vec<String> = text
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(str::to_string)
-                    .collect();
-                for l in &list {
-                    Position::from_fen(l).map_err(|e| format!("{}: {l}: {e}", f.display()))?;
-                }
-                Openings::Fens(list)
-            } else if let Some(b) = book {
-                xqdb::book::Book::open(&b).map_err(|e| e.to_string())?;
-                Openings::Book {
-                    path: b,
-                    plies: book_plies,
-                }
-            } else {
-                Openings::Start
-            };
-            let cfg = MatchConfig {
-                engines: [specs[0].clone(), specs[1].clone()],
-                tc,
-                games,
-                openings,
-                concurrency,
-                seed,
-                tables,
-                max_plies,
-            };
-            let all = run_match(&cfg, |g, so_far| {
-                let (w, d, l) = tally(so_far);
-                let (s, _, _) = xqdb::arena::elo(w, d, l);
-                eprintln!(
-                    "game {} {}-{} {} ({}); after {}: +{w} ={d} -{l} score {:.1}%",
-                    g.number + 1,
-                    g.names[0],
-                    g.names[1],
-                    g.result.map_or("*", |r| r.token()),
-                    g.termination,
-                    so_far.len(),
-                    100.0 * s
-                );
-            });
-            if let Some(p) = pgn {
-                let text: String = all.iter().map(|g| g.pgn()).collect();
-                std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
-            }
-            let (w, d, l) = tally(&all);
-            let (s, e, err) = xqdb::arena::elo(w, d, l);
-            println!(
-                "{} vs {}: {} games, +{w} ={d} -{l}, score {:.1}%, Elo difference {e:+.0} +/- {err:.0} (95%)",
-                engines[0],
-                engines[1],
-                all.len(),
-                100.0 * s
-            );
-            Ok(())
-        }
+        Command::Games { action } => games(action, &ui),
+        Command::Match(args) => cli::arena::run(args, &ui),
         Command::Engine => {
             let stdin = std::io::stdin();
             xqdb::engine::run_protocol(stdin.lock(), Box::new(std::io::stdout()));
@@ -414,39 +257,23 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             movetime,
             hash,
-        } => {
-            let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
-            let mut tt = xqdb::engine::tt::Tt::new(hash);
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let limits = xqdb::engine::Limits {
-                depth: depth.or(if movetime.is_none() { Some(10) } else { None }),
-                nodes: None,
-                soft: movetime.map(std::time::Duration::from_millis),
-                hard: movetime.map(std::time::Duration::from_millis),
-            };
-            let mut s =
-                xqdb::engine::Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
-            let (best, _) = s.run(|i| {
-                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-                println!(
-                    "depth {:>2} seldepth {:>2} score {:>8} nodes {:>10} time {:>6} ms  {}",
-                    i.depth,
-                    i.seldepth,
-                    i.score.to_string(),
-                    i.nodes,
-                    i.time_ms,
-                    pv.join(" ")
-                );
-            });
-            match best {
-                Some(m) => println!(
-                    "best move {m} ({})",
-                    xqdb::board::notation::to_chinese(&pos, m).unwrap_or_default()
-                ),
-                None => println!("no legal move"),
-            }
-            Ok(())
-        }
+            book,
+            no_book,
+            tables,
+            no_tables,
+        } => cli::engine::analyse(
+            &fen,
+            cli::engine::AnalyseOptions {
+                depth,
+                movetime,
+                hash: hash as usize,
+                book,
+                no_book,
+                tables,
+                no_tables,
+            },
+            &ui,
+        ),
         Command::Bench { depth } => {
             let (nodes, secs) = xqdb::engine::search::bench(depth);
             println!(
@@ -455,30 +282,49 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Book { action } => book_cmd(action),
+        Command::Book { action } => book_cmd(action, &ui),
         Command::Verify { materials, common } => {
             common.init_threads();
-            verify_tables(&parse_materials(&materials)?, &common.dir())
+            verify_tables(&parse_materials(&materials)?, &common.dir(), &ui)
         }
         Command::Setup => {
             let pos = Position::startpos();
-            print!("{}", xqdb::display::describe(&pos, true));
-            run_perft(&pos, 5, false);
+            if !ui.quiet {
+                print!("{}", xqdb::display::describe(&pos, ui.color));
+            }
+            let mut p = pos.clone();
+            let (total, secs) = timed(|| perft(&mut p, 5));
+            if total != 133_312_995 {
+                return Err(format!(
+                    "self-check failed: perft 5 from the start gives {total}, not 133312995 (the reference count)"
+                ));
+            }
+            if !ui.quiet {
+                println!("perft 5: {total} leaves in {secs:.3} s (self-check passed)");
+            }
             let book = xqdb::paths::books_dir().join("default.xqb");
             let s = xqdb::book::build_default(&book).map_err(|e| e.to_string())?;
-            println!(
-                "\nDefault book {}: {} positions, {} moves from the embedded openings",
-                book.display(),
-                s.positions,
-                s.moves
-            );
+            if !ui.quiet {
+                println!(
+                    "default book {}: {} positions, {} moves from the embedded openings",
+                    book.display(),
+                    s.positions,
+                    s.moves
+                );
+            }
             let dir = xqdb::paths::tables_dir();
-            println!("\nDefault tablebases (every material with at most two pieces besides the kings) into {}:", dir.display());
+            if !ui.quiet {
+                println!(
+                    "default tablebases (at most two pieces besides the kings) in {}:",
+                    dir.display()
+                );
+            }
             gen_tables(
                 &Material::all_up_to(2),
                 &dir,
                 RuleSet::CheckChase,
                 Existing::ReplaceOtherRules,
+                &ui,
             )
         }
         Command::Perft { fen, depth, divide } => {
@@ -488,7 +334,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Count { material, all } => {
             if all {
-                count_all();
+                count_all(&ui);
             } else {
                 let text = material.unwrap_or_default();
                 let m: Material = text
@@ -498,12 +344,18 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Show { fen, no_color } => {
+        Command::Show { fen } => {
             let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
-            print!("{}", xqdb::display::describe(&pos, !no_color));
+            print!("{}", xqdb::display::describe(&pos, ui.color));
             Ok(())
         }
     }
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let start = Instant::now();
+    let t = f();
+    (t, start.elapsed().as_secs_f64())
 }
 
 fn run_perft(pos: &Position, depth: u32, divide: bool) {

@@ -63,9 +63,9 @@ fn self_play_at_fixed_nodes_is_clean_and_the_same_seed_gives_the_same_games() {
     cfg.engines[1]
         .options
         .push(("UseBook".into(), "false".into()));
-    let a = run_match(&cfg, |_, _| {});
+    let a = run_match(&cfg, |_, _| {}).unwrap();
     cfg.concurrency = 2;
-    let b = run_match(&cfg, |_, _| {});
+    let b = run_match(&cfg, |_, _| {}).unwrap();
     assert_eq!(a.len(), 4);
     for (x, y) in a.iter().zip(&b) {
         assert!(x.result.is_some());
@@ -116,7 +116,7 @@ fn games_that_reach_a_tablebase_material_end_at_once_with_its_result() {
         Openings::Fens(vec!["3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1".into()]),
     );
     cfg.tables = Some(tables);
-    for g in run_match(&cfg, |_, _| {}) {
+    for g in run_match(&cfg, |_, _| {}).unwrap() {
         assert_eq!(g.termination, "tablebase");
         assert_eq!(g.result, Some(GameResult::RedWins));
         assert!(g.moves.is_empty());
@@ -143,7 +143,7 @@ fn fault_games(spec: EngineSpec, home: &Path) -> Vec<MatchGame> {
         2,
         Openings::Start,
     );
-    run_match(&cfg, |_, _| {})
+    run_match(&cfg, |_, _| {}).unwrap()
 }
 
 #[test]
@@ -161,6 +161,105 @@ fn illegal_moves_crashes_and_hangs_lose_and_the_match_goes_on() {
             assert!(g.termination.contains(reason), "{name}: {}", g.termination);
         }
     }
+}
+
+/// Regression: a match against a missing engine "succeeded" (every game a forfeit, exit 0),
+/// a corrupt book silently became no book and a bad FEN the start position.
+#[test]
+fn a_match_that_cannot_be_played_is_an_error_before_any_game() {
+    let home = tmp("refuse");
+    let missing = EngineSpec {
+        cmd: "/no/such/engine".into(),
+        args: Vec::new(),
+        options: Vec::new(),
+    };
+    let cfg = config(
+        [xqdb(&home), missing],
+        TimeControl::Nodes(100),
+        2,
+        Openings::Start,
+    );
+    let err = run_match(&cfg, |_, _| panic!("no game may be played")).unwrap_err();
+    assert!(
+        err.to_string().contains("engine 2 (/no/such/engine)"),
+        "{err}"
+    );
+    // a program that ends without a handshake
+    let mute = EngineSpec {
+        cmd: "true".into(),
+        args: Vec::new(),
+        options: Vec::new(),
+    };
+    let cfg = config(
+        [mute, xqdb(&home)],
+        TimeControl::Nodes(100),
+        2,
+        Openings::Start,
+    );
+    let err = run_match(&cfg, |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("engine 1"), "{err}");
+    // a corrupt book
+    let book = home.join("bad.xqb");
+    std::fs::write(
+        &book,
+        b"XQDBBOOK not really a book at all, but long enough to read its header....",
+    )
+    .unwrap();
+    let cfg = config(
+        [xqdb(&home), xqdb(&home)],
+        TimeControl::Nodes(100),
+        2,
+        Openings::Book {
+            path: book,
+            plies: 4,
+        },
+    );
+    let err = run_match(&cfg, |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("corrupt book"), "{err}");
+    // a bad FEN among the openings
+    let cfg = config(
+        [xqdb(&home), xqdb(&home)],
+        TimeControl::Nodes(100),
+        2,
+        Openings::Fens(vec![
+            "3k5/9/9/9/9/9/9/9/9/4K3R w".into(),
+            "3k5/9/9 w".into(),
+        ]),
+    );
+    let err = run_match(&cfg, |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("opening 2"), "{err}");
+    // and an openings file: the line is named
+    let f = home.join("openings.txt");
+    std::fs::write(
+        &f,
+        "# two openings\n3k5/9/9/9/9/9/9/9/9/4K3R w\n\nnot a fen\n",
+    )
+    .unwrap();
+    let err = Openings::from_fen_file(&f).unwrap_err().to_string();
+    assert!(err.contains("line 4") && err.contains("not a fen"), "{err}");
+}
+
+/// The binary: a match against a missing engine exits non-zero with one clear line.
+#[test]
+fn the_match_command_refuses_a_missing_engine() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqdb"))
+        .args([
+            "match",
+            "--engine",
+            "/no/such/engine",
+            "--engine",
+            "/no/such/engine2",
+            "--nodes",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("/no/such/engine"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@ use common::shared;
 use std::path::PathBuf;
 use xqdb::board::{Position, Square};
 use xqdb::book::{
-    build, build_default, games_from_text, merge, write, Book, BookOptions, PickMode,
+    build, build_default, games_from_text, merge, write, Book, BookOptions, PickMode, Weighting,
     DEFAULT_OPENINGS,
 };
 use xqdb::records::collection::read_collection;
@@ -81,6 +81,9 @@ fn the_shared_games_open_with_the_central_cannon_and_every_book_move_is_legal() 
     let _ = std::fs::remove_file(&p);
 }
 
+/// A collection and its mirror image give the same book up to orientation: every position
+/// has the mirror image of the moves of its mirror image (in symmetric positions the moves
+/// stay as played, so there each book has the other's moves mirrored).
 #[test]
 fn a_collection_and_its_mirror_image_give_the_same_book() {
     let games = sample_games();
@@ -96,10 +99,94 @@ fn a_collection_and_its_mirror_image_give_the_same_book() {
         min_games: 1,
         ..BookOptions::default()
     };
-    assert_eq!(
-        book_bytes(&games, &opts, "a"),
-        book_bytes(&mirrored, &opts, "b")
+    let (pa, pb) = (tmp("mirror-a"), tmp("mirror-b"));
+    for (g, p) in [(&games, &pa), (&mirrored, &pb)] {
+        let (entries, s) = build(g, &opts);
+        write(p, &entries, &opts, s.games_used).unwrap();
+    }
+    let (a, b) = (Book::open(&pa).unwrap(), Book::open(&pb).unwrap());
+    assert_eq!(a.positions(), b.positions());
+    assert_eq!(a.move_count(), b.move_count());
+    let mut checked = 0;
+    for g in &games {
+        let mut pos = g.start.clone();
+        for &m in g.moves.iter().take(opts.max_ply as usize) {
+            let mine = a.moves(&pos);
+            let mut theirs: Vec<_> = b
+                .moves(&pos.mirror())
+                .into_iter()
+                .map(|mut x| {
+                    x.mv = x.mv.mirror();
+                    x
+                })
+                .collect();
+            theirs.sort_by_key(|x| {
+                (
+                    std::cmp::Reverse(x.weight),
+                    std::cmp::Reverse(x.games),
+                    x.mv,
+                )
+            });
+            let mut mine_sorted = mine.clone();
+            mine_sorted.sort_by_key(|x| {
+                (
+                    std::cmp::Reverse(x.weight),
+                    std::cmp::Reverse(x.games),
+                    x.mv,
+                )
+            });
+            assert_eq!(mine_sorted, theirs, "{}", pos.to_fen());
+            checked += 1;
+            pos.play(m);
+        }
+    }
+    assert!(checked > 100);
+    let _ = (std::fs::remove_file(pa), std::fs::remove_file(pb));
+}
+
+/// Regression: in a symmetric position the book showed the mirror image of the move the
+/// games played (b2e2 for 炮二平五) and played either at random.
+#[test]
+fn the_book_shows_the_orientation_the_games_played() {
+    let (games, _) = games_from_text(
+        "[Result \"1-0\"]\n1. 炮二平五 马８进７ 1-0\n[Result \"1-0\"]\n1. 炮二平五 马２进３ 1-0\n[Result \"0-1\"]\n1. 炮八平五 马８进７ 0-1\n",
+        "t",
     );
+    let opts = BookOptions {
+        min_games: 1,
+        ..BookOptions::default()
+    };
+    let (entries, s) = build(&games, &opts);
+    let p = tmp("orient");
+    write(&p, &entries, &opts, s.games_used).unwrap();
+    let book = Book::open(&p).unwrap();
+    let start = Position::startpos();
+    let moves = book.moves(&start);
+    let shown: Vec<(String, u32)> = moves.iter().map(|m| (m.mv.to_string(), m.games)).collect();
+    assert_eq!(
+        shown,
+        [("h2e2".to_string(), 2), ("b2e2".to_string(), 1)],
+        "{moves:?}"
+    );
+    let mut rng = rand::rngs::mock::StepRng::new(0, 1);
+    assert_eq!(
+        book.pick(&start, &mut rng, PickMode::Best)
+            .unwrap()
+            .to_string(),
+        "h2e2"
+    );
+    // after 炮二平五 the book answers in that orientation too
+    let after = start.after("h2e2".parse().unwrap());
+    let replies: Vec<String> = book
+        .moves(&after)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert!(
+        replies.contains(&"h9g7".to_string()) && replies.contains(&"b9c7".to_string()),
+        "{replies:?}"
+    );
+    let _ = std::fs::remove_file(&p);
 }
 
 #[test]
@@ -145,6 +232,7 @@ fn merge_equals_a_build_from_the_union() {
     merge(
         &[&Book::open(&pa).unwrap(), &Book::open(&pb).unwrap()],
         &out,
+        None,
     )
     .unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&pu).unwrap());
@@ -168,6 +256,86 @@ fn the_default_book_answers_the_start_position() {
         assert!(start.is_legal(m));
     }
     assert!(book.moves(&start.after("h2e2".parse().unwrap())).len() >= 2);
+    let _ = std::fs::remove_file(&p);
+}
+
+/// Regression: `book merge` of books with different weightings silently kept the first
+/// book's name for sums of unlike weights; it refuses now unless a weighting is chosen, and
+/// then recomputes every weight.
+#[test]
+fn merging_books_of_different_weightings_needs_a_choice() {
+    let games = sample_games();
+    let mk = |w: Weighting, name: &str| {
+        let opts = BookOptions {
+            min_games: 1,
+            weighting: w,
+            ..BookOptions::default()
+        };
+        let (entries, s) = build(&games, &opts);
+        let p = tmp(name);
+        write(&p, &entries, &opts, s.games_used).unwrap();
+        p
+    };
+    let (ps, pg) = (
+        mk(Weighting::Score, "w-score"),
+        mk(Weighting::Games, "w-games"),
+    );
+    let (bs, bg) = (Book::open(&ps).unwrap(), Book::open(&pg).unwrap());
+    let out = tmp("w-out");
+    let err = merge(&[&bs, &bg], &out, None).unwrap_err().to_string();
+    assert!(err.contains("score") && err.contains("games"), "{err}");
+    assert!(!out.exists());
+    merge(&[&bs, &bg], &out, Some(Weighting::Games)).unwrap();
+    let m = Book::open(&out).unwrap();
+    assert_eq!(m.options.weighting, Weighting::Games);
+    for e in m.entries() {
+        for mv in e.moves {
+            assert_eq!(
+                mv.weight, mv.games,
+                "weights recomputed from the summed counts"
+            );
+        }
+    }
+    for p in [ps, pg, out] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Rewrite a book's checksum after an edit.
+fn reseal(bytes: &mut [u8]) {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&bytes[..56]);
+    crc.update(&bytes[64..]);
+    let c = crc.finalize();
+    bytes[56..60].copy_from_slice(&c.to_le_bytes());
+}
+
+/// Regression: reserved header bytes were not looked at (60..64 is outside the checksum),
+/// and a move record with more results than games made `games - wins - draws - losses`
+/// wrap (release builds) into a huge weight.
+#[test]
+fn reserved_bytes_and_impossible_counts_make_a_book_corrupt() {
+    let p = tmp("reserved.xqb");
+    build_default(&p).unwrap();
+    let good = std::fs::read(&p).unwrap();
+    for at in [41usize, 47, 60, 63] {
+        let mut bytes = good.clone();
+        bytes[at] = 7;
+        reseal(&mut bytes);
+        std::fs::write(&p, &bytes).unwrap();
+        let err = Book::open(&p).unwrap_err().to_string();
+        assert!(err.contains("reserved"), "byte {at}: {err}");
+    }
+    let positions = u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
+    let first_move = 64 + positions * 16;
+    let mut bytes = good.clone();
+    // wins of the first move record = games + 1
+    let games = u32::from_le_bytes(bytes[first_move + 4..first_move + 8].try_into().unwrap());
+    bytes[first_move + 8..first_move + 12].copy_from_slice(&(games + 1).to_le_bytes());
+    reseal(&mut bytes);
+    std::fs::write(&p, &bytes).unwrap();
+    let err = Book::open(&p).unwrap_err().to_string();
+    assert!(err.contains("move record 0"), "{err}");
     let _ = std::fs::remove_file(&p);
 }
 

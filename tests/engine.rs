@@ -14,13 +14,13 @@ use xqdb::engine::{Limits, Searcher};
 
 struct Eng {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
 impl Eng {
     fn start(dir: &Path) -> Eng {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xqdb"))
+        let mut child = Command::new(common::bin())
             .arg("engine")
             .env("XQDB_HOME", dir)
             .stdin(Stdio::piped())
@@ -40,14 +40,28 @@ impl Eng {
         });
         Eng {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
+        let i = self.stdin.as_mut().unwrap();
+        writeln!(i, "{s}").unwrap();
+        i.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, b: &[u8]) {
+        let i = self.stdin.as_mut().unwrap();
+        i.write_all(b).unwrap();
+        i.flush().unwrap();
+    }
+
+    /// Every line left once the engine has exited (after `quit`), and its exit status.
+    fn finish(mut self) -> (Vec<String>, bool) {
+        let ok = self.child.wait().unwrap().success();
+        let rest = self.lines.iter().collect();
+        (rest, ok)
     }
 
     /// Lines up to and including the first that starts with `prefix`.
@@ -74,6 +88,14 @@ impl Eng {
             .nth(1)
             .unwrap()
             .to_string()
+    }
+}
+
+impl Drop for Eng {
+    fn drop(&mut self) {
+        // a failed test must not leave an engine running
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -129,6 +151,168 @@ fn uci_transcript() {
     assert!(e.child.wait().unwrap().success());
 }
 
+/// Regression: `position`, `setoption`, `ucinewgame` or a second `go` during a search used
+/// to hang the engine for good; each must stop the search first (its `bestmove` comes out),
+/// `isready` must be answered during a search, and every `go` gets exactly one `bestmove`.
+#[test]
+fn commands_during_a_search_stop_it_first_and_every_go_gets_one_bestmove() {
+    let dir = tmp("busy");
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name UseBook value false");
+    e.send("position startpos");
+    let mut gos = 0;
+    let mut seen = Vec::new();
+    for interrupt in [
+        "position startpos moves h2e2",
+        "setoption name Hash value 8",
+        "ucinewgame",
+        "banmoves a0a1",
+        "go depth 2",
+    ] {
+        e.send("go infinite");
+        gos += 1;
+        std::thread::sleep(Duration::from_millis(150));
+        e.send("isready");
+        let got = e.until("readyok");
+        assert!(
+            !got.iter().any(|l| l.starts_with("bestmove")),
+            "an infinite search answered before stop: {got:?}"
+        );
+        seen.extend(got);
+        e.send(interrupt);
+        if interrupt.starts_with("go") {
+            gos += 1;
+        }
+        e.send("isready");
+        seen.extend(e.until("readyok"));
+    }
+    e.send("go infinite");
+    gos += 1;
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.send("go infinite");
+    gos += 1;
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (rest, ok) = e.finish();
+    assert!(ok);
+    seen.extend(rest);
+    let bestmoves = seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, gos, "{seen:?}");
+}
+
+/// Regression: end of input during a search ends the engine after its `bestmove`.
+#[test]
+fn end_of_input_during_a_search_ends_the_engine() {
+    let dir = tmp("eof");
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.send("setoption name UseBook value false");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.stdin = None; // the end of the engine's input
+    let (rest, ok) = e.finish();
+    assert!(ok);
+    assert_eq!(rest.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
+
+/// Regression: bad lines and bad values are answered with an `info string` and the engine
+/// goes on (invalid UTF-8 used to end it silently, `setoption value 5 name Hash` to panic,
+/// a rejected `position` to be searched as the previous one, bad values to pass silently).
+#[test]
+fn bad_lines_and_values_get_an_info_string_and_the_engine_goes_on() {
+    let dir = tmp("bad");
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.until("uciok");
+    let info = |e: &mut Eng, cmd: &[u8], want: &str| {
+        e.send_bytes(cmd);
+        e.send_bytes(b"\n");
+        e.send("isready");
+        let got = e.until("readyok");
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("info string") && l.contains(want)),
+            "{:?}: no info string with '{want}' in {got:?}",
+            String::from_utf8_lossy(cmd)
+        );
+    };
+    info(&mut e, b"\xff\xfe position", "not valid UTF-8");
+    // tokens out of order used to panic the parser: now they set the option
+    e.send("setoption value 5 name Hash");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    info(&mut e, b"setoption name Hash value abc", "not a size");
+    info(&mut e, b"setoption name Hash value 1000000", "out of range");
+    info(
+        &mut e,
+        b"setoption name UseBook value maybe",
+        "not true or false",
+    );
+    info(
+        &mut e,
+        b"setoption name BookFile value /no/such/book.xqb",
+        "/no/such/book.xqb",
+    );
+    info(
+        &mut e,
+        b"setoption name TablebasePath value /no/such/dir",
+        "no such folder",
+    );
+    info(&mut e, b"setoption name Threads value 4", "only 1 thread");
+    info(&mut e, b"setoption value true", "without 'name'");
+    info(&mut e, b"banmoves z9z9", "not a move");
+    // a rejected position is never searched as the previous one
+    e.send("position startpos moves h2e2");
+    info(&mut e, b"position fen rnbakabnr/9/1c5c1 w", "bad position");
+    e.send("go depth 1");
+    let got = e.until("bestmove");
+    assert_eq!(got.last().unwrap(), "bestmove (none)", "{got:?}");
+    assert!(
+        got.iter().any(|l| l.contains("no valid position")),
+        "{got:?}"
+    );
+    info(&mut e, b"position startpos moves h2e2 h2e2", "bad position");
+    e.send("go depth 1");
+    assert_eq!(e.bestmove(), "(none)");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let m: Move = e.bestmove().parse().unwrap();
+    assert!(Position::startpos().is_legal(m));
+    // limits out of range are clamped and said, and every go still ends by itself
+    for (go, want) in [
+        ("go movetime -5", "negative"),
+        ("go depth -1", "negative"),
+        ("go depth 0", "too small"),
+        ("go wtime -100 btime -100", "negative"),
+        ("go movetime abc", "not a number"),
+        ("go nodes 1e3", "not a whole number"),
+    ] {
+        e.send(go);
+        let got = e.until("bestmove");
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("info string") && l.contains(want)),
+            "{go}: {got:?}"
+        );
+        let m: Move = got.last().unwrap()[9..].parse().unwrap();
+        assert!(Position::startpos().is_legal(m), "{go}: {m}");
+    }
+    // a clock too large to parse used to mean no limit at all; it is clamped and said
+    e.send("go wtime 99999999999999999999999 btime 1");
+    e.send("isready");
+    let got = e.until("readyok");
+    assert!(got.iter().any(|l| l.contains("too large")), "{got:?}");
+    e.send("stop");
+    e.bestmove();
+    e.send("quit");
+    let (_, ok) = e.finish();
+    assert!(ok);
+}
+
 #[test]
 fn ucci_transcript_with_banmoves() {
     let dir = tmp("ucci");
@@ -151,6 +335,14 @@ fn ucci_transcript_with_banmoves() {
     e.bestmove();
     e.send("isready");
     e.until("readyok");
+    // a rejected position gets nobestmove, with the reason
+    e.send("position fen 9/9/9 w");
+    e.send("go depth 2");
+    let got = e.until("nobestmove");
+    assert!(
+        got.iter().any(|l| l.contains("no valid position")),
+        "{got:?}"
+    );
     e.send("quit");
     e.until("bye");
     assert!(e.child.wait().unwrap().success());
@@ -172,6 +364,39 @@ fn the_first_moves_come_from_the_default_book() {
     );
     e.send("quit");
     let _ = e.child.wait();
+}
+
+/// Regression: a corrupt book (or a missing table folder) silently became "no book"; the
+/// engine says so at its first search, once, and plays on.
+#[test]
+fn a_corrupt_default_book_is_reported_once() {
+    let dir = tmp("badbook");
+    std::fs::create_dir_all(dir.join("books")).unwrap();
+    std::fs::write(dir.join("books/default.xqb"), b"XQDBBOOK but not a book").unwrap();
+    let mut e = Eng::start(&dir);
+    e.send("uci");
+    e.until("uciok");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let first = e.until("bestmove");
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("corrupt book")),
+        "{first:?}"
+    );
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("no tablebase folder")),
+        "{first:?}"
+    );
+    e.send("go depth 2");
+    let second = e.until("bestmove");
+    assert!(!second.iter().any(|l| l.contains("book")), "{second:?}");
+    e.send("quit");
+    let (_, ok) = e.finish();
+    assert!(ok);
 }
 
 /// Search `fen`; when the engine claims a mate for the side to move, check it: its principal
@@ -281,7 +506,7 @@ fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
     .unwrap();
     let tb = Tablebases::open(&tables);
     let mut engine = xqdb::engine::Engine::new();
-    engine.set_tables(tables.clone());
+    engine.set_tables(tables.clone()).unwrap();
     engine.use_book = false;
     for fen in [
         "3k5/4a4/3a5/9/9/9/9/9/4R4/4K4 w",
@@ -342,7 +567,7 @@ fn measure_tablebase_endings_with_and_without_tables() {
                 let mut engine = xqdb::engine::Engine::new();
                 engine.use_book = false;
                 engine.use_tb = use_tables;
-                engine.set_tables(dir.clone());
+                engine.set_tables(dir.clone()).unwrap();
                 let d = tb.probe_dtm(start).unwrap().1.unwrap();
                 let (plies, end) = play_against_tables(&mut engine, &tb, start, 6, d);
                 if end.has_legal_move() || plies > d {

@@ -121,6 +121,178 @@ fn export_then_read_gives_identical_games_in_every_notation() {
     assert!(games.iter().any(|g| !g.comments.is_empty()));
 }
 
+/// Read a collection written to a temporary file.
+fn read_file_bytes(name: &str, bytes: &[u8]) -> (Vec<Game>, xqdb::records::collection::ReadStats) {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = std::env::temp_dir().join(format!(
+        "xqdb-records-{}-{name}-{n}.pgn",
+        std::process::id()
+    ));
+    std::fs::write(&p, bytes).unwrap();
+    let mut games = Vec::new();
+    let st = read_collection(
+        std::slice::from_ref(&p),
+        |g, _| games.push(g.clone()),
+        |_| {},
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(&p);
+    (games, st)
+}
+
+const CHINESE: [&str; 3] = [
+    "[Event \"a\"]\n[Result \"1-0\"]\n\n1. 炮二平五 {中炮} 马８进７ 2. 马二进三 车９平８ 1-0\n\n",
+    "[Event \"b\"]\n[Result \"0-1\"]\n\n1. 兵七进一 {仙人指路} 卒７进１ 2. 炮二平三 0-1\n\n",
+    "[Event \"c\"]\n\n1. 相三进五 马８进７ 2. 马八进七\n\n",
+];
+
+fn moves_of(text: &str) -> Vec<xqdb::board::Move> {
+    let (g, _) = read_file_bytes("one", text.as_bytes());
+    g[0].moves.clone()
+}
+
+/// Regression: one `\xff` inside a comment made the whole (UTF-8) file decode as GBK, so
+/// every game in Chinese notation failed.
+#[test]
+fn one_bad_byte_in_a_comment_spoils_no_game() {
+    let mut bytes = Vec::new();
+    for (i, g) in CHINESE.iter().enumerate() {
+        let g = g.as_bytes();
+        if i == 0 {
+            let at = g.windows(3).position(|w| w == "中".as_bytes()).unwrap();
+            bytes.extend_from_slice(&g[..at]);
+            bytes.push(0xFF);
+            bytes.extend_from_slice(&g[at..]);
+        } else {
+            bytes.extend_from_slice(g);
+        }
+    }
+    let (games, st) = read_file_bytes("ff", &bytes);
+    assert!(st.skipped.is_empty(), "{:?}", st.skipped);
+    assert_eq!(games.len(), 3);
+    for (g, text) in games.iter().zip(CHINESE) {
+        assert_eq!(g.moves, moves_of(text));
+        assert!(!g.moves.is_empty());
+    }
+    assert_eq!(games[0].comments[0].1, "\u{FFFD}中炮");
+}
+
+/// A deterministic stream of junk bytes.
+fn junk(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// Every byte of `range` but blanks lies in a reported skipped range or skipped game.
+fn covered(
+    st: &xqdb::records::collection::ReadStats,
+    bytes: &[u8],
+    range: std::ops::Range<u64>,
+) -> bool {
+    let mut spans: Vec<(u64, u64)> = st
+        .skipped_bytes
+        .iter()
+        .map(|s| (s.offset, s.offset + s.len))
+        .chain(st.skipped.iter().filter_map(|e| e.bytes))
+        .collect();
+    spans.sort();
+    let mut at = range.start;
+    for (a, b) in spans {
+        while at < a && at < range.end && bytes[at as usize].is_ascii_whitespace() {
+            at += 1;
+        }
+        if a <= at && b > at {
+            at = b;
+        }
+    }
+    while at < range.end && bytes[at as usize].is_ascii_whitespace() {
+        at += 1;
+    }
+    at >= range.end
+}
+
+/// Regression: 5,000 junk bytes between games were dropped unreported and took the next good
+/// game with them. Now every good game is read and the junk is reported, byte for byte.
+#[test]
+fn junk_between_games_is_reported_and_the_games_around_it_are_read() {
+    for seed in 1..=20u64 {
+        for after in 0..3 {
+            let mut bytes = Vec::new();
+            let mut range = 0..0;
+            for (i, g) in CHINESE.iter().enumerate() {
+                bytes.extend_from_slice(g.as_bytes());
+                if i == after {
+                    let start = bytes.len() as u64;
+                    bytes.extend(junk(5000, seed));
+                    range = start..bytes.len() as u64;
+                }
+            }
+            let (games, st) = read_file_bytes("junk", &bytes);
+            let good: Vec<_> = CHINESE.iter().map(|t| moves_of(t)).collect();
+            for (k, want) in good.iter().enumerate() {
+                assert!(
+                    games.iter().any(|g| &g.moves == want),
+                    "seed {seed}, junk after game {after}: game {k} lost; {:?} {:?}",
+                    st.skipped,
+                    st.skipped_bytes
+                );
+            }
+            assert!(
+                covered(&st, &bytes, range.clone()),
+                "seed {seed}: junk {range:?} not all reported: {:?} {:?}",
+                st.skipped,
+                st.skipped_bytes
+            );
+        }
+    }
+}
+
+/// Regression: an unclosed `{` swallowed every later game, uncounted.
+#[test]
+fn an_unclosed_brace_costs_one_game_reported() {
+    let text = format!(
+        "{}[Event \"x\"]\n\n1. 炮二平五 {{ never closed 马８进７\n\n{}{}",
+        CHINESE[0], CHINESE[1], CHINESE[2]
+    );
+    let (games, st) = read_file_bytes("brace", text.as_bytes());
+    assert_eq!(games.len(), 3, "{:?}", st.skipped);
+    assert_eq!(st.skipped.len(), 1);
+    assert!(st.skipped[0].reason.contains("unterminated comment"));
+    assert_eq!(st.skipped[0].ordinal, 2);
+}
+
+/// The same games in GBK and Big5, with a bad byte in a comment, read the same.
+#[test]
+fn legacy_encodings_with_a_bad_byte_read_the_same_games() {
+    let text: String = CHINESE.concat();
+    let want: Vec<_> = CHINESE.iter().map(|t| moves_of(t)).collect();
+    let traditional = text
+        .replace('马', "馬")
+        .replace('进', "進")
+        .replace('车', "車");
+    for (enc, t) in [
+        (encoding_rs::GB18030, &text),
+        (encoding_rs::BIG5, &traditional),
+    ] {
+        let (mut bytes, _, _) = enc.encode(t);
+        let bytes = bytes.to_mut();
+        let at = bytes.iter().position(|&c| c == b'{').unwrap();
+        bytes.insert(at + 1, 0xFF);
+        let (games, st) = read_file_bytes("legacy", bytes);
+        assert!(st.skipped.is_empty(), "{}: {:?}", enc.name(), st.skipped);
+        let got: Vec<_> = games.iter().map(|g| g.moves.clone()).collect();
+        assert_eq!(got, want, "{}", enc.name());
+    }
+}
+
 fn read_bytes(bytes: &[u8]) {
     let mut r = PgnReader::new(bytes);
     let mut n = 0;

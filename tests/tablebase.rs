@@ -216,7 +216,7 @@ fn every_position_probes_from_disk_to_the_generated_value() {
     let set = tables();
     for m in set.materials() {
         let t = set.get(m).unwrap();
-        write_files(&dir, &t).unwrap();
+        write_files(&dir, t).unwrap();
     }
     let tb = Tablebases::open(&dir);
     let mut probed = 0u64;
@@ -254,7 +254,7 @@ fn probes_from_several_threads_agree_with_one_thread() {
     for name in ["KRKAA", "KRKA", "KAAK", "KRK"] {
         let m: Material = name.parse::<Material>().unwrap().normalized().0;
         if let Some(t) = set.get(&m) {
-            write_files(&dir, &t).unwrap();
+            write_files(&dir, t).unwrap();
         }
     }
     let t = table("KRKAA");

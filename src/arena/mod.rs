@@ -56,6 +56,61 @@ pub enum Openings {
     Fens(Vec<String>),
 }
 
+/// Why a match cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// An engine does not start or does not answer the handshake.
+    #[error("engine {number} ({cmd}) cannot play: {fault}")]
+    Engine {
+        /// 1 or 2.
+        number: usize,
+        /// Its command.
+        cmd: String,
+        /// What went wrong.
+        fault: Fault,
+    },
+    /// The opening book is missing or corrupt.
+    #[error("opening book: {0}")]
+    Book(#[from] crate::book::BookError),
+    /// A bad openings file.
+    #[error("{0}")]
+    Openings(String),
+}
+
+impl Openings {
+    /// Start positions from a file: one FEN per line, blank lines and lines starting with
+    /// `#` skipped. Every FEN must give a legal position; an error names the file and line.
+    pub fn from_fen_file(path: &std::path::Path) -> Result<Openings, MatchError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| MatchError::Openings(format!("{}: {e}", path.display())))?;
+        Openings::from_fen_text(&bytes, &path.display().to_string())
+    }
+
+    /// Start positions from the bytes of an openings file (see [`Openings::from_fen_file`]);
+    /// `name` names it in errors.
+    pub fn from_fen_text(bytes: &[u8], name: &str) -> Result<Openings, MatchError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            MatchError::Openings(format!("{name}: not UTF-8 text (byte {})", e.valid_up_to()))
+        })?;
+        let mut list = Vec::new();
+        for (i, l) in text.lines().enumerate() {
+            let l = l.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            Position::from_fen(l).map_err(|e| {
+                let shown: String = l.chars().take(60).collect();
+                MatchError::Openings(format!("{name}: line {}: '{shown}': {e}", i + 1))
+            })?;
+            list.push(l.to_string());
+        }
+        if list.is_empty() {
+            return Err(MatchError::Openings(format!("{name}: no FEN in the file")));
+        }
+        Ok(Openings::Fens(list))
+    }
+}
+
 /// A match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -146,11 +201,12 @@ fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Ve
     match &cfg.openings {
         Openings::Start => (Position::startpos(), Vec::new()),
         Openings::Fens(list) => {
-            let fen = &list[pair % list.len().max(1)];
-            (
-                Position::from_fen(fen).unwrap_or_else(|_| Position::startpos()),
-                Vec::new(),
-            )
+            // checked by run_match before any game
+            let pos = list
+                .get(pair % list.len().max(1))
+                .and_then(|f| Position::from_fen(f).ok())
+                .unwrap_or_else(Position::startpos);
+            (pos, Vec::new())
         }
         Openings::Book { plies, .. } => {
             let mut rng = rand::rngs::StdRng::seed_from_u64(
@@ -320,8 +376,8 @@ fn play(
             );
         };
         let within = match cfg.tc {
-            TimeControl::Clock { .. } => Duration::from_millis(clock[c] + 1000),
-            TimeControl::MoveTime(t) => Duration::from_millis(t + 2000),
+            TimeControl::Clock { .. } => Duration::from_millis(clock[c].saturating_add(1000)),
+            TimeControl::MoveTime(t) => Duration::from_millis(t.saturating_add(2000)),
             _ => Duration::from_secs(60),
         };
         let args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
@@ -344,7 +400,7 @@ fn play(
             if spent > clock[c] {
                 return finish(lose, format!("{} lost on time", names[c]), moves);
             }
-            clock[c] = clock[c] - spent + inc;
+            clock[c] = (clock[c] - spent).saturating_add(inc);
         }
         if !pos.is_legal(m) {
             return finish(
@@ -375,15 +431,37 @@ pub fn elo(w: usize, d: usize, l: usize) -> (f64, f64, f64) {
     (s, to_elo(s), (hi - lo) / 2.0)
 }
 
-/// Play a match; `progress` is called after every game with the games so far.
+/// Play a match; `progress` is called after every game with the games so far. Before any
+/// game, both engines must start and answer the handshake, the book must open and every
+/// opening FEN must be legal: otherwise the error says which and why. (An engine that
+/// fails during the match loses that game and is restarted.)
 pub fn run_match(
     cfg: &MatchConfig,
     mut progress: impl FnMut(&MatchGame, &[MatchGame]) + Send,
-) -> Vec<MatchGame> {
+) -> Result<Vec<MatchGame>, MatchError> {
     let book = match &cfg.openings {
-        Openings::Book { path, .. } => Book::open(path).ok(),
+        Openings::Book { path, .. } => Some(Book::open(path)?),
         _ => None,
     };
+    if let Openings::Fens(list) = &cfg.openings {
+        if list.is_empty() {
+            return Err(MatchError::Openings("no opening FEN given".into()));
+        }
+        for (i, f) in list.iter().enumerate() {
+            Position::from_fen(f)
+                .map_err(|e| MatchError::Openings(format!("opening {}: '{f}': {e}", i + 1)))?;
+        }
+    }
+    for (k, spec) in cfg.engines.iter().enumerate() {
+        EngineProc::start(spec).map_err(|fault| MatchError::Engine {
+            number: k + 1,
+            cmd: std::iter::once(spec.cmd.as_str())
+                .chain(spec.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            fault,
+        })?;
+    }
     let tb = cfg.tables.as_ref().map(Tablebases::open);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<MatchGame>> = Mutex::new(Vec::new());
@@ -408,5 +486,5 @@ pub fn run_match(
     });
     let mut games = done.into_inner().unwrap_or_else(|e| e.into_inner());
     games.sort_by_key(|g| g.number);
-    games
+    Ok(games)
 }

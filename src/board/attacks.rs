@@ -371,10 +371,10 @@ pub fn reachable(color: Color, role: super::Role) -> Bitboard {
     };
     match role {
         Role::King => palace,
-        Role::Advisor => {
-            Bitboard(fl(3, rr(0)) | fl(5, rr(0)) | fl(4, rr(1)) | fl(3, rr(2)) | fl(5, rr(2)))
-        }
-        Role::Elephant => Bitboard(
+        Role::Advisor => Bitboard::from_bits(
+            fl(3, rr(0)) | fl(5, rr(0)) | fl(4, rr(1)) | fl(3, rr(2)) | fl(5, rr(2)),
+        ),
+        Role::Elephant => Bitboard::from_bits(
             fl(2, rr(0))
                 | fl(6, rr(0))
                 | fl(0, rr(2))
@@ -386,7 +386,7 @@ pub fn reachable(color: Color, role: super::Role) -> Bitboard {
         Role::Pawn => {
             let mut b = !own_half;
             for f in [0u8, 2, 4, 6, 8] {
-                b |= Bitboard(fl(f, rr(3)) | fl(f, rr(4)));
+                b |= Bitboard::from_bits(fl(f, rr(3)) | fl(f, rr(4)));
             }
             b
         }

@@ -6,12 +6,25 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// Set of squares. Bits above 89 are always zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(u128);
 
 /// Mask of the 90 board bits.
 pub const FULL_MASK: u128 = (1u128 << 90) - 1;
 
 impl Bitboard {
+    /// The set of the squares whose bits are set in `bits` (bit = square index); bits above
+    /// 89 are dropped, so every `Bitboard` only holds squares of the board.
+    #[inline]
+    pub const fn from_bits(bits: u128) -> Bitboard {
+        Bitboard(bits & FULL_MASK)
+    }
+
+    /// The set as an integer (bit = square index, bits above 89 zero).
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
     /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 90 squares.
@@ -24,18 +37,6 @@ impl Bitboard {
     pub const RED_PALACE: Bitboard = Bitboard(palace_mask(0));
     /// Black's palace d7-f9.
     pub const BLACK_PALACE: Bitboard = Bitboard(palace_mask(7));
-
-    /// The squares of a raw 128-bit mask (bits above 89 are dropped).
-    #[inline]
-    pub const fn from_bits(bits: u128) -> Bitboard {
-        Bitboard(bits & FULL_MASK)
-    }
-
-    /// The raw 128-bit mask (bit `i` = square index `i`).
-    #[inline]
-    pub const fn bits(self) -> u128 {
-        self.0
-    }
 
     /// The single square `sq`.
     #[inline]
@@ -268,5 +269,17 @@ mod tests {
             [Square::A9, Square::I0, Square::E5].into_iter().collect()
         );
         assert_eq!(!Bitboard::EMPTY, Bitboard::FULL);
+    }
+
+    #[test]
+    fn bits_off_the_board_never_make_a_square() {
+        // the field is private: the only way in masks the bits above 89
+        assert!(Bitboard::from_bits(1 << 100).is_empty());
+        let all = Bitboard::from_bits(u128::MAX);
+        assert_eq!(all, Bitboard::FULL);
+        assert_eq!(all.count(), 90);
+        assert_eq!(all.last(), Some(Square::I9));
+        assert_eq!(all.bits(), FULL_MASK);
+        assert!(all.into_iter().all(|sq| (sq as u8) < 90));
     }
 }

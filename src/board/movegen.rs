@@ -339,7 +339,7 @@ impl Position {
         let r = &self.by_role;
 
         let only = |r: Role| if want(r) { own } else { 0 };
-        for from in super::Bitboard(r[Role::Rook.index()] & only(Role::Rook)) {
+        for from in super::Bitboard::from_bits(r[Role::Rook.index()] & only(Role::Rook)) {
             self.emit(
                 sink,
                 from,
@@ -352,7 +352,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Cannon.index()] & only(Role::Cannon)) {
+        for from in super::Bitboard::from_bits(r[Role::Cannon.index()] & only(Role::Cannon)) {
             let mut t = 0;
             if kind != Targets::Quiets {
                 t |= cannon_captures(from, occ) & enemy;
@@ -365,7 +365,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Horse.index()] & only(Role::Horse)) {
+        for from in super::Bitboard::from_bits(r[Role::Horse.index()] & only(Role::Horse)) {
             self.emit(
                 sink,
                 from,
@@ -375,7 +375,7 @@ impl Position {
                 ctx,
             );
         }
-        for from in super::Bitboard(r[Role::Pawn.index()] & only(Role::Pawn)) {
+        for from in super::Bitboard::from_bits(r[Role::Pawn.index()] & only(Role::Pawn)) {
             self.emit(
                 sink,
                 from,
@@ -388,7 +388,7 @@ impl Position {
         if sink.done() {
             return;
         }
-        for from in super::Bitboard(r[Role::Advisor.index()] & only(Role::Advisor)) {
+        for from in super::Bitboard::from_bits(r[Role::Advisor.index()] & only(Role::Advisor)) {
             self.emit(
                 sink,
                 from,
@@ -398,7 +398,7 @@ impl Position {
                 ctx,
             );
         }
-        for from in super::Bitboard(r[Role::Elephant.index()] & only(Role::Elephant)) {
+        for from in super::Bitboard::from_bits(r[Role::Elephant.index()] & only(Role::Elephant)) {
             self.emit(
                 sink,
                 from,

@@ -206,25 +206,25 @@ impl Position {
     /// All occupied squares.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        Bitboard(self.by_color[0] | self.by_color[1])
+        Bitboard::from_bits(self.by_color[0] | self.by_color[1])
     }
 
     /// Pieces of one colour.
     #[inline]
     pub fn by_color(&self, c: Color) -> Bitboard {
-        Bitboard(self.by_color[c.index()])
+        Bitboard::from_bits(self.by_color[c.index()])
     }
 
     /// Pieces of one kind, both colours.
     #[inline]
     pub fn by_role(&self, r: Role) -> Bitboard {
-        Bitboard(self.by_role[r.index()])
+        Bitboard::from_bits(self.by_role[r.index()])
     }
 
     /// Pieces of one colour and kind.
     #[inline]
     pub fn pieces(&self, c: Color, r: Role) -> Bitboard {
-        Bitboard(self.by_color[c.index()] & self.by_role[r.index()])
+        Bitboard::from_bits(self.by_color[c.index()] & self.by_role[r.index()])
     }
 
     /// Square of `c`'s king.
@@ -283,7 +283,7 @@ impl Position {
         let rooks = r[Role::Rook.index()] & theirs;
         let cannons = r[Role::Cannon.index()] & theirs;
         let king = r[Role::King.index()] & theirs;
-        let lines = Bitboard::rank(sq.rank()).0 | Bitboard::file(sq.file()).0;
+        let lines = Bitboard::rank(sq.rank()).bits() | Bitboard::file(sq.file()).bits();
         if (rooks | cannons | king) & lines == 0 {
             return false;
         }
@@ -451,7 +451,7 @@ impl Position {
         for (i, p) in self.board.iter().enumerate() {
             board[Square::ALL[i].mirror().index()] = *p;
         }
-        let mb = |b: u128| Bitboard(b).mirror().0;
+        let mb = |b: u128| Bitboard::from_bits(b).mirror().bits();
         Position {
             board,
             by_color: [mb(self.by_color[0]), mb(self.by_color[1])],

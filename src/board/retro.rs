@@ -52,7 +52,7 @@ pub fn unmove_sources(piece: Piece, b: Square, occ: u128, capture: bool) -> u128
         }
         Role::Pawn => PAWN_ATTACKERS[piece.color.index()][bi],
     };
-    t & empty & reachable(piece.color, piece.role).0
+    t & empty & reachable(piece.color, piece.role).bits()
 }
 
 #[cfg(test)]
@@ -75,13 +75,13 @@ mod tests {
                 let capture = pos.piece_at(m.to()).is_some();
                 let after = pos.after(m);
                 let piece = after.piece_at(m.to()).unwrap();
-                let src = unmove_sources(piece, m.to(), after.occupied().0, capture);
+                let src = unmove_sources(piece, m.to(), after.occupied().bits(), capture);
                 assert!(
                     src & m.from().bit() != 0,
                     "{fen}: {m} not found by retro generation"
                 );
                 // and every retro source gives a real move back
-                for a in super::super::Bitboard(src) {
+                for a in super::super::Bitboard::from_bits(src) {
                     let mut setup = after.to_setup();
                     setup.remove(m.to());
                     if capture {

@@ -75,7 +75,7 @@ impl Setup {
             let word = u64::from_le_bytes(chunk.try_into().expect("chunks of 8"));
             occ |= ((word.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u128) << (8 * k);
         }
-        Bitboard(occ)
+        Bitboard::from_bits(occ)
     }
 
     /// All pieces with their squares, in square order.
@@ -275,7 +275,8 @@ mod tests {
     /// The occupancy from the packed scan is the squares `pieces` lists.
     #[test]
     fn occupied_is_the_squares_of_the_pieces() {
-        let by_pieces = |s: &Setup| Bitboard(s.pieces().fold(0, |m, (sq, _)| m | sq.bit()));
+        let by_pieces =
+            |s: &Setup| Bitboard::from_bits(s.pieces().fold(0, |m, (sq, _)| m | sq.bit()));
         let mut setups = vec![Setup::empty(), Setup::start()];
         for sq in Square::ALL {
             let mut s = Setup::empty();

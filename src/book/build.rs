@@ -3,7 +3,6 @@
 use super::file::{BookEntry, BookMove};
 use crate::board::{Color, Move, Position};
 use crate::records::{Game, GameResult};
-use rayon::prelude::*;
 
 /// How move weights are computed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,14 +35,38 @@ impl Weighting {
         })
     }
 
-    /// Weight of a move from its statistics.
+    /// Weight of a move from its statistics (saturating: never wraps, whatever the counts).
     pub fn weight(self, m: &BookMove) -> u32 {
-        let unknown = m.games - m.wins - m.draws - m.losses;
+        let unknown = m
+            .games
+            .saturating_sub(m.wins)
+            .saturating_sub(m.draws)
+            .saturating_sub(m.losses);
         match self {
-            Weighting::Score => 2 * m.wins + m.draws + unknown,
+            Weighting::Score => m
+                .wins
+                .saturating_mul(2)
+                .saturating_add(m.draws)
+                .saturating_add(unknown),
             Weighting::Games => m.games,
             Weighting::Wins => m.wins,
         }
+    }
+
+    /// Its name (as `--weight` takes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Weighting::Score => "score",
+            Weighting::Games => "games",
+            Weighting::Wins => "wins",
+        }
+    }
+
+    /// From its name.
+    pub fn from_name(s: &str) -> Option<Weighting> {
+        [Weighting::Score, Weighting::Games, Weighting::Wins]
+            .into_iter()
+            .find(|w| w.name() == s)
     }
 }
 
@@ -91,92 +114,116 @@ pub fn canonical(pos: &Position) -> (u64, bool) {
     }
 }
 
-/// A move as stored: seen from the canonical side; in a symmetric position a move and its
-/// mirror image are one move (the smaller code).
+/// A move as stored: seen from the canonical side. In a symmetric position (its own mirror
+/// image) a move and its mirror image are different moves and stay as played, so that the
+/// book shows the orientation the games used (`h2e2` for 炮二平五).
 #[inline]
 pub fn canonical_move(pos: &Position, m: Move) -> (u64, Move) {
     let (key, mirrored) = canonical(pos);
     let m = if mirrored { m.mirror() } else { m };
-    let m = if pos.key() == pos.mirror_key() && m.mirror().to_u16() < m.to_u16() {
-        m.mirror()
-    } else {
-        m
-    };
     (key, m)
 }
 
-/// (key, move, outcome for the mover: 0 loss, 1 draw, 2 win, 3 unknown)
-type Occurrence = (u64, u16, u8);
+/// Counts of one (position, move): wins, draws, losses (for the mover), unknown results.
+type Tally = [u32; 4];
 
-fn occurrences(g: &Game, max_ply: u32) -> Vec<Occurrence> {
-    let mut pos = g.start.clone();
-    let mut out = Vec::with_capacity(g.moves.len().min(max_ply as usize));
-    for &m in g.moves.iter().take(max_ply as usize) {
-        let (key, cm) = canonical_move(&pos, m);
-        let outcome = match (g.result, pos.turn()) {
-            (None, _) => 3,
-            (Some(GameResult::Draw), _) => 1,
-            (Some(GameResult::RedWins), Color::Red)
-            | (Some(GameResult::BlackWins), Color::Black) => 2,
-            _ => 0,
-        };
-        out.push((key, cm.to_u16(), outcome));
-        pos.play(m);
+/// A book under construction, fed one game at a time (memory grows with the distinct
+/// positions and moves, never with the games). The result does not depend on the order
+/// of the games.
+pub struct BookBuilder {
+    opts: BookOptions,
+    counts: rustc_hash::FxHashMap<(u64, u16), Tally>,
+    used: u64,
+}
+
+impl BookBuilder {
+    /// An empty book with these options.
+    pub fn new(opts: &BookOptions) -> BookBuilder {
+        BookBuilder {
+            opts: *opts,
+            counts: Default::default(),
+            used: 0,
+        }
     }
-    out
+
+    /// Add the first `max_ply` moves of a game.
+    pub fn add(&mut self, g: &Game) {
+        if g.moves.is_empty() || self.opts.max_ply == 0 {
+            return;
+        }
+        self.used += 1;
+        let mut pos = g.start.clone();
+        for &m in g.moves.iter().take(self.opts.max_ply as usize) {
+            let (key, cm) = canonical_move(&pos, m);
+            let outcome = match (g.result, pos.turn()) {
+                (None, _) => 3,
+                (Some(GameResult::Draw), _) => 1,
+                (Some(GameResult::RedWins), Color::Red)
+                | (Some(GameResult::BlackWins), Color::Black) => 0,
+                _ => 2,
+            };
+            let t = self.counts.entry((key, cm.to_u16())).or_default();
+            t[outcome] = t[outcome].saturating_add(1);
+            pos.play(m);
+        }
+    }
+
+    /// Games added that gave at least one move.
+    pub fn games_used(&self) -> u64 {
+        self.used
+    }
+
+    /// Distinct (position, move) pairs so far.
+    pub fn pairs(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The entries in key order, moves in code order, after the `min_games` filter.
+    pub fn finish(self) -> (Vec<BookEntry>, BuildSummary) {
+        let mut all: Vec<((u64, u16), Tally)> = self.counts.into_iter().collect();
+        all.sort_unstable_by_key(|(k, _)| *k);
+        let mut entries: Vec<BookEntry> = Vec::new();
+        for ((key, code), t) in all {
+            let games = t.iter().fold(0u32, |a, &x| a.saturating_add(x));
+            if games < self.opts.min_games {
+                continue;
+            }
+            let Some(mv) = Move::from_u16(code) else {
+                continue; // stored from a real move: cannot happen
+            };
+            let mut bm = BookMove {
+                mv,
+                games,
+                wins: t[0],
+                draws: t[1],
+                losses: t[2],
+                weight: 0,
+            };
+            bm.weight = self.opts.weighting.weight(&bm);
+            match entries.last_mut() {
+                Some(e) if e.key == key => e.moves.push(bm),
+                _ => entries.push(BookEntry {
+                    key,
+                    moves: vec![bm],
+                }),
+            }
+        }
+        let moves = entries.iter().map(|e| e.moves.len() as u64).sum();
+        let summary = BuildSummary {
+            games_used: self.used,
+            positions: entries.len() as u64,
+            moves,
+        };
+        (entries, summary)
+    }
 }
 
 /// Build book entries from games (deterministic: the result does not depend on the order of
-/// work or the number of threads).
+/// the games).
 pub fn build(games: &[Game], opts: &BookOptions) -> (Vec<BookEntry>, BuildSummary) {
-    let mut all: Vec<Occurrence> = games
-        .par_iter()
-        .flat_map_iter(|g| occurrences(g, opts.max_ply))
-        .collect();
-    all.par_sort_unstable();
-    let mut entries: Vec<BookEntry> = Vec::new();
-    let mut i = 0;
-    while i < all.len() {
-        let key = all[i].0;
-        let mut moves = Vec::new();
-        while i < all.len() && all[i].0 == key {
-            let code = all[i].1;
-            let mut bm = BookMove {
-                mv: Move::from_u16(code).expect("stored from a real move"),
-                games: 0,
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                weight: 0,
-            };
-            while i < all.len() && all[i].0 == key && all[i].1 == code {
-                bm.games += 1;
-                match all[i].2 {
-                    0 => bm.losses += 1,
-                    1 => bm.draws += 1,
-                    2 => bm.wins += 1,
-                    _ => {}
-                }
-                i += 1;
-            }
-            if bm.games >= opts.min_games {
-                bm.weight = opts.weighting.weight(&bm);
-                moves.push(bm);
-            }
-        }
-        if !moves.is_empty() {
-            entries.push(BookEntry { key, moves });
-        }
+    let mut b = BookBuilder::new(opts);
+    for g in games {
+        b.add(g);
     }
-    let moves = entries.iter().map(|e| e.moves.len() as u64).sum();
-    let used = games
-        .iter()
-        .filter(|g| !g.moves.is_empty() && opts.max_ply > 0)
-        .count() as u64;
-    let summary = BuildSummary {
-        games_used: used,
-        positions: entries.len() as u64,
-        moves,
-    };
-    (entries, summary)
+    b.finish()
 }

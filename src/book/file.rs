@@ -149,9 +149,11 @@ pub fn write_book(
             std::fs::create_dir_all(dir).map_err(io)?;
         }
     }
-    let tmp = path.with_extension("xqb.tmp");
-    std::fs::write(&tmp, &buf).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)?;
+    let tmp = crate::tablebase::file::temp_path(path);
+    if let Err(e) = std::fs::write(&tmp, &buf).and_then(|()| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
     Ok(buf.len() as u64)
 }
 
@@ -207,6 +209,13 @@ impl Book {
         }
         let weighting = Weighting::from_code(map[40])
             .ok_or_else(|| corrupt(format!("unknown weighting {}", map[40])))?;
+        for (range, what) in [(41..48, "41..48"), (60..64, "60..64")] {
+            if map[range].iter().any(|&b| b != 0) {
+                return Err(corrupt(format!(
+                    "reserved header bytes {what} are not zero"
+                )));
+            }
+        }
         let book = Book {
             path: path.to_path_buf(),
             positions,
@@ -229,6 +238,28 @@ impl Book {
                 )));
             }
             last = Some(k);
+        }
+        // every move record: a move on the board, results within its games
+        for j in 0..moves {
+            let o = HEADER + positions * POS_REC + j * MOVE_REC;
+            let r = &book.map[o..o + MOVE_REC];
+            let code = LE::read_u16(&r[0..2]);
+            let (games, w, d, l) = (
+                LE::read_u32(&r[4..8]) as u64,
+                LE::read_u32(&r[8..12]) as u64,
+                LE::read_u32(&r[12..16]) as u64,
+                LE::read_u32(&r[16..20]) as u64,
+            );
+            if Move::from_u16(code).is_none() || r[2..4] != [0, 0] {
+                return Err(corrupt(format!(
+                    "move record {j}: bad move code {code:#06x}"
+                )));
+            }
+            if w + d + l > games {
+                return Err(corrupt(format!(
+                    "move record {j}: {w} wins, {d} draws and {l} losses in {games} games"
+                )));
+            }
         }
         Ok(book)
     }
@@ -342,8 +373,7 @@ impl Book {
         out
     }
 
-    /// Choose a book move (None when the position is not in the book). In a symmetric
-    /// position the move or its mirror image is played at random.
+    /// Choose a book move (None when the position is not in the book).
     pub fn pick<R: Rng>(&self, pos: &Position, rng: &mut R, mode: PickMode) -> Option<Move> {
         let moves = self.moves(pos);
         let m = match mode {
@@ -366,19 +396,46 @@ impl Book {
                 }
             }
         };
-        if pos.key() == pos.mirror_key()
-            && mode == PickMode::Weighted
-            && rng.gen_bool(0.5)
-            && pos.is_legal(m.mirror())
-        {
-            return Some(m.mirror());
-        }
         Some(m)
     }
 }
 
-/// Add the statistics of several books (same key and move: counts and weights summed).
-pub fn merge(books: &[&Book], path: &Path) -> Result<(usize, usize, u64), BookError> {
+/// Why books cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// Reading or writing a book.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// The books weigh moves differently and no weighting was chosen.
+    #[error("the books weigh moves differently ({0}); choose the weighting of the merged book")]
+    Weightings(String),
+}
+
+/// Add the statistics of several books (same key and move: counts summed, saturating) and
+/// recompute every weight with `weighting`, else with the books' common weighting (books
+/// with different weightings and no `weighting` are refused). Options of the result: the
+/// largest max ply, the smallest min games.
+pub fn merge(
+    books: &[&Book],
+    path: &Path,
+    weighting: Option<Weighting>,
+) -> Result<(usize, usize, u64), MergeError> {
+    let weighting = match weighting {
+        Some(w) => w,
+        None => {
+            let first = books
+                .first()
+                .map_or(Weighting::Score, |b| b.options.weighting);
+            if books.iter().any(|b| b.options.weighting != first) {
+                let names: Vec<String> = books
+                    .iter()
+                    .map(|b| format!("{}: {}", b.path.display(), b.options.weighting.name()))
+                    .collect();
+                return Err(MergeError::Weightings(names.join(", ")));
+            }
+            first
+        }
+    };
     let mut all: Vec<(u64, BookMove)> = Vec::new();
     for b in books {
         for e in b.entries() {
@@ -393,11 +450,10 @@ pub fn merge(books: &[&Book], path: &Path) -> Result<(usize, usize, u64), BookEr
         match entries.last_mut() {
             Some(e) if e.key == k => match e.moves.last_mut() {
                 Some(last) if last.mv == m.mv => {
-                    last.games += m.games;
-                    last.wins += m.wins;
-                    last.draws += m.draws;
-                    last.losses += m.losses;
-                    last.weight += m.weight;
+                    last.games = last.games.saturating_add(m.games);
+                    last.wins = last.wins.saturating_add(m.wins);
+                    last.draws = last.draws.saturating_add(m.draws);
+                    last.losses = last.losses.saturating_add(m.losses);
                 }
                 _ => e.moves.push(m),
             },
@@ -407,14 +463,17 @@ pub fn merge(books: &[&Book], path: &Path) -> Result<(usize, usize, u64), BookEr
             }),
         }
     }
+    for e in &mut entries {
+        for m in &mut e.moves {
+            m.weight = weighting.weight(m);
+        }
+    }
     let opts = BookOptions {
         max_ply: books.iter().map(|b| b.options.max_ply).max().unwrap_or(0),
         min_games: books.iter().map(|b| b.options.min_games).min().unwrap_or(0),
-        weighting: books
-            .first()
-            .map_or(Weighting::Score, |b| b.options.weighting),
+        weighting,
     };
-    let games = books.iter().map(|b| b.games).sum();
+    let games = books.iter().fold(0u64, |a, b| a.saturating_add(b.games));
     let size = write_book(path, &entries, &opts, games)?;
     Ok((
         entries.len(),

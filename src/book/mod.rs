@@ -4,8 +4,10 @@
 mod build;
 mod file;
 
-pub use build::{build, canonical, BookOptions, BuildSummary, Weighting};
-pub use file::{merge, write, Book, BookEntry, BookError, BookMove, PickMode};
+pub use build::{
+    build, canonical, canonical_move, BookBuilder, BookOptions, BuildSummary, Weighting,
+};
+pub use file::{merge, write, Book, BookEntry, BookError, BookMove, MergeError, PickMode};
 
 /// The default opening collection written for the project (main lines of the common
 /// openings, ICCS), embedded in the binary.

@@ -1,5 +1,6 @@
 //! Book commands: build, probe, dump, merge, stats.
 
+use super::ui::Ui;
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,8 +26,8 @@ pub enum BookCmd {
         #[arg(long, default_value = "score")]
         weight: String,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=super::ui::MAX_THREADS as i64))]
+        threads: Option<u16>,
     },
     /// Book moves of a position, best first.
     Probe {
@@ -51,6 +52,9 @@ pub enum BookCmd {
         /// Output.
         #[arg(short, long)]
         output: PathBuf,
+        /// Weighting of the merged book: score, games or wins (needed when the books differ).
+        #[arg(long)]
+        weight: Option<String>,
     },
     /// Summary of a book.
     Stats {
@@ -64,8 +68,14 @@ pub fn default_book(p: Option<PathBuf>) -> PathBuf {
     p.unwrap_or_else(|| xqdb::paths::books_dir().join("default.xqb"))
 }
 
-pub fn book_cmd(action: BookCmd) -> Result<(), String> {
-    use xqdb::book::{build, merge, write, Book, BookOptions, Weighting};
+fn weighting(w: &str) -> Result<xqdb::book::Weighting, String> {
+    xqdb::book::Weighting::from_name(w)
+        .ok_or_else(|| format!("unknown weighting '{w}': use score, games or wins"))
+}
+
+pub fn book_cmd(action: BookCmd, ui: &Ui) -> Result<(), String> {
+    use xqdb::book::{merge, write, Book, BookBuilder, BookOptions};
+    use xqdb::records::collection::{collect_files, read_collection};
     match action {
         BookCmd::Build {
             paths,
@@ -75,42 +85,42 @@ pub fn book_cmd(action: BookCmd) -> Result<(), String> {
             weight,
             threads,
         } => {
-            if let Some(n) = threads {
-                let _ = rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
-                    .build_global();
-            }
-            let weighting = match weight.as_str() {
-                "score" => Weighting::Score,
-                "games" => Weighting::Games,
-                "wins" => Weighting::Wins,
-                w => return Err(format!("unknown weighting '{w}': use score, games or wins")),
-            };
-            let start = Instant::now();
-            let mut games = Vec::new();
-            let st = xqdb::records::collection::read_collection(
-                &paths,
-                |g, _| games.push(g.clone()),
-                |_| {},
-            )
-            .map_err(|e| e.to_string())?;
+            super::ui::init_threads(threads);
             let opts = BookOptions {
                 max_ply,
                 min_games,
-                weighting,
+                weighting: weighting(&weight)?,
             };
-            let (entries, summary) = build(&games, &opts);
+            let start = Instant::now();
+            let files = collect_files(&paths).map_err(|e| e.to_string())?;
+            xqdb::paths::check_output_not_input(&output, &files)?;
+            let total: u64 = files
+                .iter()
+                .filter_map(|f| std::fs::metadata(f).ok())
+                .map(|m| m.len())
+                .sum();
+            let pb = ui.bytes_bar(total, "reading");
+            // games go into the builder one by one: memory follows the book, not the input
+            let mut builder = BookBuilder::new(&opts);
+            let st = read_collection(&paths, |g, _| builder.add(g), |b| pb.set_position(b))
+                .map_err(|e| e.to_string())?;
+            pb.finish_and_clear();
+            let (entries, summary) = builder.finish();
             let size =
                 write(&output, &entries, &opts, summary.games_used).map_err(|e| e.to_string())?;
-            println!(
-                "{}: {} games used, {} skipped, {} positions, {} moves, {size} bytes, in {:.2} s",
-                output.display(),
-                summary.games_used,
-                st.skipped.len(),
-                summary.positions,
-                summary.moves,
-                start.elapsed().as_secs_f64()
-            );
+            if !ui.quiet {
+                println!(
+                    "{}: {} games used, {} skipped, {} positions, {} moves, {}, in {:.2} s",
+                    output.display(),
+                    summary.games_used,
+                    st.skipped.len(),
+                    summary.positions,
+                    summary.moves,
+                    super::ui::size(size),
+                    start.elapsed().as_secs_f64()
+                );
+                super::records::print_skipped(&st, ui);
+            }
             Ok(())
         }
         BookCmd::Probe { fen, book } => {
@@ -149,14 +159,24 @@ pub fn book_cmd(action: BookCmd) -> Result<(), String> {
             }
             Ok(())
         }
-        BookCmd::Merge { a, b, output } => {
+        BookCmd::Merge {
+            a,
+            b,
+            output,
+            weight,
+        } => {
+            xqdb::paths::check_output_not_input(&output, &[a.clone(), b.clone()])?;
+            let w = weight.as_deref().map(weighting).transpose()?;
             let ba = Book::open(&a).map_err(|e| e.to_string())?;
             let bb = Book::open(&b).map_err(|e| e.to_string())?;
-            let (p, m, size) = merge(&[&ba, &bb], &output).map_err(|e| e.to_string())?;
-            println!(
-                "{}: {p} positions, {m} moves, {size} bytes",
-                output.display()
-            );
+            let (p, m, size) = merge(&[&ba, &bb], &output, w).map_err(|e| e.to_string())?;
+            if !ui.quiet {
+                println!(
+                    "{}: {p} positions, {m} moves, {size} bytes, weights by {}",
+                    output.display(),
+                    w.unwrap_or(ba.options.weighting).name()
+                );
+            }
             Ok(())
         }
         BookCmd::Stats { book } => {

@@ -3,5 +3,7 @@
 
 pub mod arena;
 pub mod book;
+pub mod engine;
 pub mod records;
 pub mod tables;
+pub mod ui;

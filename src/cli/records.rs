@@ -1,5 +1,6 @@
 //! Game record commands: games check, games export.
 
+use super::ui::Ui;
 use clap::Subcommand;
 use std::path::PathBuf;
 use xqdb::board::Position;
@@ -27,49 +28,40 @@ pub enum GamesCmd {
     },
 }
 
-pub fn byte_bar(total: u64) -> indicatif::ProgressBar {
-    if total < (8 << 20) || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return indicatif::ProgressBar::hidden();
-    }
-    let pb = indicatif::ProgressBar::new(total);
-    pb.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {elapsed}")
-            .expect("valid template"),
-    );
-    pb
-}
-
-pub fn games(action: GamesCmd) -> Result<(), String> {
+pub fn games(action: GamesCmd, ui: &Ui) -> Result<(), String> {
     use xqdb::records::collection::{collect_files, read_collection};
-    let (paths, mut out, notation) = match &action {
+    let (paths, output, notation) = match &action {
         GamesCmd::Check { paths } => (paths.clone(), None, Notation::Iccs),
         GamesCmd::Export {
             paths,
             output,
             notation,
-        } => {
-            let n = match notation.to_ascii_lowercase().as_str() {
-                "iccs" => Notation::Iccs,
-                "wxf" => Notation::Wxf,
-                "chinese" => Notation::Chinese,
-                other => {
-                    return Err(format!(
-                        "unknown notation '{other}': use iccs, wxf or chinese"
-                    ))
-                }
-            };
-            let f =
-                std::fs::File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-            (paths.clone(), Some(std::io::BufWriter::new(f)), n)
-        }
+        } => (
+            paths.clone(),
+            Some(output.clone()),
+            parse_notation(notation)?,
+        ),
     };
-    let total: u64 = collect_files(&paths)
-        .map_err(|e| e.to_string())?
+    let files = collect_files(&paths).map_err(|e| e.to_string())?;
+    // the export goes to a temporary file renamed at the end: the output is never half
+    // written, and never one of the inputs
+    let mut out = None;
+    let tmp = match &output {
+        Some(o) => {
+            xqdb::paths::check_output_not_input(o, &files)?;
+            let t = xqdb::tablebase::file::temp_path(o);
+            let f = std::fs::File::create(&t).map_err(|e| format!("{}: {e}", t.display()))?;
+            out = Some(std::io::BufWriter::new(f));
+            Some(t)
+        }
+        None => None,
+    };
+    let total: u64 = files
         .iter()
         .filter_map(|f| std::fs::metadata(f).ok())
         .map(|m| m.len())
         .sum();
-    let pb = byte_bar(total);
+    let pb = ui.bytes_bar(total, "reading");
     let mut write_err = None;
     let st = read_collection(
         &paths,
@@ -81,14 +73,33 @@ pub fn games(action: GamesCmd) -> Result<(), String> {
             }
         },
         |b| pb.set_position(b),
-    )
-    .map_err(|e| e.to_string())?;
+    );
     pb.finish_and_clear();
-    if let Some(e) = write_err {
-        return Err(format!("writing the export: {e}"));
-    }
-    if let Some(mut w) = out {
-        std::io::Write::flush(&mut w).map_err(|e| e.to_string())?;
+    let finish = || -> Result<(), String> {
+        if let Some(e) = write_err {
+            return Err(format!("writing the export: {e}"));
+        }
+        if let (Some(mut w), Some(t), Some(o)) = (out, &tmp, &output) {
+            std::io::Write::flush(&mut w).map_err(|e| format!("writing the export: {e}"))?;
+            drop(w);
+            std::fs::rename(t, o).map_err(|e| format!("{}: {e}", o.display()))?;
+        }
+        Ok(())
+    };
+    let st = match st
+        .map_err(|e| e.to_string())
+        .and_then(|st| finish().map(|()| st))
+    {
+        Ok(st) => st,
+        Err(e) => {
+            if let Some(t) = &tmp {
+                let _ = std::fs::remove_file(t);
+            }
+            return Err(e);
+        }
+    };
+    if ui.quiet {
+        return Ok(());
     }
     println!(
         "{} files, {} games read, {} plies, {} games skipped ({:.3}%), {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)",
@@ -108,6 +119,14 @@ pub fn games(action: GamesCmd) -> Result<(), String> {
             st.empty
         );
     }
+    print_skipped(&st, ui);
+    Ok(())
+}
+
+/// Skipped games grouped by reason, and skipped byte ranges, with examples (all of them
+/// with `--verbose`).
+pub fn print_skipped(st: &xqdb::records::collection::ReadStats, ui: &Ui) {
+    let shown = if ui.verbose { usize::MAX } else { 3 };
     let mut groups: std::collections::BTreeMap<String, Vec<&xqdb::records::GameError>> =
         Default::default();
     for e in &st.skipped {
@@ -115,11 +134,20 @@ pub fn games(action: GamesCmd) -> Result<(), String> {
     }
     for (reason, list) in groups {
         println!("skipped, {reason}: {} games", list.len());
-        for e in list.iter().take(3) {
+        for e in list.iter().take(shown) {
             println!("  {e}");
         }
     }
-    Ok(())
+    if !st.skipped_bytes.is_empty() {
+        let bytes: u64 = st.skipped_bytes.iter().map(|s| s.len).sum();
+        println!(
+            "skipped bytes outside any game: {} ranges, {bytes} bytes",
+            st.skipped_bytes.len()
+        );
+        for s in st.skipped_bytes.iter().take(shown) {
+            println!("  {s}");
+        }
+    }
 }
 
 pub fn parse_notation(s: &str) -> Result<Notation, String> {

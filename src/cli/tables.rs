@@ -1,10 +1,13 @@
 //! Table commands: gen, verify, probe, info, count.
 
 use super::records::notate;
+use super::ui::{size, Ui};
 use std::time::Instant;
 use xqdb::board::rules::RuleSet;
 use xqdb::board::{Color, Position};
-use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
+use xqdb::index::count::{
+    all_materials, count_material, total_by_dp, total_by_materials_with, PUBLISHED_2019,
+};
 use xqdb::index::Material;
 use xqdb::records::Notation;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
@@ -19,71 +22,102 @@ pub fn gen_tables(
     dir: &std::path::Path,
     rules: RuleSet,
     existing: Existing,
+    ui: &Ui,
 ) -> Result<(), String> {
     let start = Instant::now();
     let mut generated = 0;
-    let mut skipped = 0;
-    let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut present = 0;
+    let mut bytes = 0u64;
     let opts = GenOptions {
         rules,
-        progress: interactive,
+        progress: ui.bars,
     };
-    println!("rule set {rules}");
     generate_set(targets, dir, opts, existing, |s| {
         if s.skipped {
-            skipped += 1;
-            println!("{:<10} present and valid, skipped", s.material.to_string());
+            present += 1;
+            if !ui.quiet {
+                println!(
+                    "{:<10} present, every block checked",
+                    s.material.to_string()
+                );
+            }
         } else {
             generated += 1;
-            print_summary(s);
+            bytes += s.written.wdl_bytes + s.written.dtm_bytes;
+            if !ui.quiet {
+                print_summary(s, ui.verbose);
+            }
         }
     })
     .map_err(|e| e.to_string())?;
-    println!(
-        "{generated} tables generated, {skipped} already present, in {:.1} s; peak memory {:.1} MiB",
-        start.elapsed().as_secs_f64(),
-        peak_rss() as f64 / 1048576.0
-    );
+    if !ui.quiet {
+        println!(
+            "{} tables: {generated} generated ({}), {present} already present; rule set {rules}; {:.1} s, peak memory {:.1} MiB",
+            generated + present,
+            size(bytes),
+            start.elapsed().as_secs_f64(),
+            peak_rss() as f64 / 1048576.0
+        );
+    }
     Ok(())
 }
 
-pub fn print_summary(s: &GenSummary) {
+/// One line per generated table; with `verbose` its outcome counts, longest mate and the
+/// process's memory when its generation ended.
+pub fn print_summary(s: &GenSummary, verbose: bool) {
+    let what = match &s.replaced {
+        Some(why) => format!("regenerated ({why})"),
+        None => "generated".to_string(),
+    };
+    println!(
+        "{:<10} {what}: {} positions in {:.2} s, files {} + {}",
+        s.material.to_string(),
+        s.positions,
+        s.seconds,
+        size(s.written.wdl_bytes),
+        size(s.written.dtm_bytes)
+    );
+    if !verbose {
+        return;
+    }
     let side = |i: usize| {
         let c = &s.counts[i];
         format!("W {} D {} L {} illegal {}", c[0], c[1], c[2], c[3])
     };
-    println!(
-        "{:<10} {} positions in {:.2} s ({:.2} M positions/s), peak RSS {:.1} MiB at the end of generation ({:.2} bytes/position), {:.1} MiB after saving, files WDL {} B + DTM {} B",
-        s.material.to_string(),
-        s.positions,
-        s.seconds,
-        s.positions as f64 / s.seconds.max(1e-9) / 1e6,
-        s.gen_peak_rss as f64 / 1048576.0,
-        s.gen_peak_rss as f64 / s.positions.max(1) as f64,
-        s.peak_rss as f64 / 1048576.0,
-        s.written.wdl_bytes,
-        s.written.dtm_bytes
-    );
     println!("           Red to move:   {}", side(0));
     println!("           Black to move: {}", side(1));
     if let Some((plies, fen)) = &s.longest {
         println!("           longest mate: {plies} plies, {fen}");
     }
+    println!(
+        "           {:.2} M positions/s; process peak memory {:.1} MiB when generation ended",
+        s.positions as f64 / s.seconds.max(1e-9) / 1e6,
+        s.gen_peak_rss as f64 / 1048576.0
+    );
 }
 
-pub fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<(), String> {
+pub fn verify_tables(materials: &[Material], dir: &std::path::Path, ui: &Ui) -> Result<(), String> {
     let mut bad = 0u64;
-    for m in materials {
+    for (k, m) in materials.iter().enumerate() {
         let start = Instant::now();
-        let rep = verify_files(dir, m).map_err(|e| e.to_string())?;
-        println!(
-            "{}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked), {} mismatches",
-            m.normalized().0,
-            rep.checked,
-            start.elapsed().as_secs_f64(),
-            rep.rulings,
-            rep.mismatches
-        );
+        let name = m.normalized().0;
+        let pb = ui.spinner(&format!(
+            "verifying {name} ({} of {})",
+            k + 1,
+            materials.len()
+        ));
+        let rep = verify_files(dir, m);
+        pb.finish_and_clear();
+        let rep = rep.map_err(|e| e.to_string())?;
+        if !ui.quiet || rep.mismatches > 0 {
+            println!(
+                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked), {} mismatches",
+                rep.checked,
+                start.elapsed().as_secs_f64(),
+                rep.rulings,
+                rep.mismatches
+            );
+        }
         for e in &rep.examples {
             println!(
                 "  mismatch ({}): stored {} derived {}: {}",
@@ -97,6 +131,11 @@ pub fn verify_tables(materials: &[Material], dir: &std::path::Path) -> Result<()
     }
     Ok(())
 }
+
+/// Probing answers only for endings with at most this many pieces besides the kings (more
+/// is far beyond what can be generated); beyond it `probe` says so instead of naming a
+/// table to generate.
+pub const MAX_TABLE_PIECES: u32 = 8;
 
 pub fn plies(n: u32) -> String {
     if n == 1 {
@@ -145,6 +184,13 @@ pub fn probe(
 ) -> Result<(), String> {
     print!("{}", xqdb::display::board_diagram(pos, color));
     println!("FEN: {}", pos.to_fen());
+    let m = Material::of_position(pos);
+    if m.pieces_besides_kings() > MAX_TABLE_PIECES {
+        return Err(format!(
+            "no tablebase for {} pieces besides the kings: tables are made for endings of at most {MAX_TABLE_PIECES} (such as KRNKR); use `xqdb analyse` for this position",
+            m.pieces_besides_kings()
+        ));
+    }
     let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
     let here = tb.probe_verdict(pos).map_err(|e| e.to_string())?;
     let rules = tb.rules(pos).map_err(|e| e.to_string())?;
@@ -300,12 +346,14 @@ pub fn count_one(m: &Material) {
     }
 }
 
-pub fn count_all() {
+pub fn count_all(ui: &Ui) {
     let start = Instant::now();
     let dp = total_by_dp();
     let t_dp = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let (sum, n) = total_by_materials();
+    let pb = ui.count_bar(all_materials().len() as u64, "materials");
+    let (sum, n) = total_by_materials_with(|k| pb.inc(k as u64));
+    pb.finish_and_clear();
     let t_sum = start.elapsed().as_secs_f64();
     println!(
         "legal placements of the whole game (kings facing included, side to move not counted):"

@@ -2,14 +2,17 @@
 //! UCCI protocols. It plays book moves at the root, probes WDL tables inside the search and
 //! plays the DTM-best move at the root when the material has tables.
 
+pub mod commands;
 pub mod eval;
 pub mod params;
+pub mod player;
 pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
 
-pub use protocol::{run_protocol, Engine};
+pub use player::{Decision, Engine, MAX_HASH_MB};
+pub use protocol::run_protocol;
 pub use score::Score;
 pub use search::{Info, Limits, Searcher};

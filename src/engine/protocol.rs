@@ -1,208 +1,27 @@
 //! UCI (as the strongest Xiangqi engines speak it) and UCCI (as ElephantEye speaks it),
 //! chosen by the first command.
+//!
+//! The search runs in its own thread, so that the loop keeps reading commands: `isready` is
+//! answered at once, `stop` ends the search, and a command that changes the engine's state
+//! (`position`, `setoption`, `ucinewgame`, `banmoves`, another `go`) or `quit` or the end of
+//! the input stops the search first, as GUIs expect. Every `go` gets exactly one `bestmove`
+//! (or UCCI `nobestmove`). Nothing the GUI sends ends the engine except `quit` and the end of
+//! the input: bad lines (not UTF-8, too long, unknown commands, bad values) are answered with
+//! an `info string` that says what was wrong.
 
-use super::params::DEFAULT_HASH_MB;
-use super::search::{Info, Limits, Searcher};
-use super::time::{limits, Clock};
-use super::tt::Tt;
-use crate::board::{Move, Position};
-use crate::book::{Book, PickMode};
-use crate::index::Material;
-use crate::tablebase::{Tablebases, Wdl};
-use rand::SeedableRng;
+pub use super::commands::Proto;
+use super::commands::{parse_bool, parse_go, parse_moves, parse_position, parse_setoption};
+use super::player::MAX_HASH_MB;
+pub use super::player::{Decision, Engine};
+use super::search::Info;
+use crate::board::Color;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Which protocol is spoken.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Proto {
-    /// UCI.
-    Uci,
-    /// UCCI.
-    Ucci,
-}
-
-/// Engine state: position, options, table, book, tablebases.
-pub struct Engine {
-    /// Root position.
-    pub pos: Position,
-    history: Vec<(u64, Move)>,
-    tt: Tt,
-    hash_mb: usize,
-    book_path: PathBuf,
-    book: Option<Book>,
-    /// Play book moves.
-    pub use_book: bool,
-    /// Best book move instead of weighted random.
-    pub book_best: bool,
-    tb_path: PathBuf,
-    tb: Option<Tablebases>,
-    /// Use tablebases.
-    pub use_tb: bool,
-    banned: Vec<Move>,
-    rng: rand::rngs::StdRng,
-}
-
-/// What a search decided.
-#[derive(Clone, Debug)]
-pub struct Decision {
-    /// The move (None: no legal move).
-    pub best: Option<Move>,
-    /// Where it came from, for `info string`.
-    pub source: Option<String>,
-    /// The last search report.
-    pub info: Option<Info>,
-}
-
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new()
-    }
-}
-
-impl Engine {
-    /// Defaults: 64 MiB hash, books/default.xqb, tables/ (both opened on first use).
-    pub fn new() -> Engine {
-        Engine {
-            pos: Position::startpos(),
-            history: Vec::new(),
-            tt: Tt::new(DEFAULT_HASH_MB),
-            hash_mb: DEFAULT_HASH_MB,
-            book_path: crate::paths::books_dir().join("default.xqb"),
-            book: None,
-            use_book: true,
-            book_best: false,
-            tb_path: crate::paths::tables_dir(),
-            tb: None,
-            use_tb: true,
-            banned: Vec::new(),
-            rng: rand::rngs::StdRng::seed_from_u64(0x5851_4442),
-        }
-    }
-
-    /// Seed the book's random choice.
-    pub fn seed(&mut self, s: u64) {
-        self.rng = rand::rngs::StdRng::seed_from_u64(s);
-    }
-
-    /// Set the hash size in MiB.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb.clamp(1, 4096);
-        self.tt = Tt::new(self.hash_mb);
-    }
-
-    /// Use another book file.
-    pub fn set_book(&mut self, p: PathBuf) {
-        self.book_path = p;
-        self.book = None;
-    }
-
-    /// Use another tablebase folder.
-    pub fn set_tables(&mut self, p: PathBuf) {
-        self.tb_path = p;
-        self.tb = None;
-    }
-
-    /// Forget the game (new game).
-    pub fn new_game(&mut self) {
-        self.tt.clear();
-    }
-
-    /// Set the position: a FEN or `startpos`, then moves in ICCS.
-    pub fn set_position(&mut self, fen: &str, moves: &[&str]) -> Result<(), String> {
-        let mut pos = Position::from_fen(fen).map_err(|e| e.to_string())?;
-        let mut history = Vec::new();
-        for t in moves {
-            let m: Move = t
-                .parse()
-                .map_err(|e: crate::board::ParseMoveError| e.to_string())?;
-            if !pos.is_legal(m) {
-                return Err(format!("illegal move {m} in {}", pos.to_fen()));
-            }
-            history.push((pos.key(), m));
-            pos.play(m);
-        }
-        self.pos = pos;
-        self.history = history;
-        self.banned.clear();
-        Ok(())
-    }
-
-    /// Moves not to play in the next search (UCCI `banmoves`).
-    pub fn ban(&mut self, moves: Vec<Move>) {
-        self.banned = moves;
-    }
-
-    fn tables(&mut self) -> Option<&Tablebases> {
-        if !self.use_tb {
-            return None;
-        }
-        if self.tb.is_none() && self.tb_path.is_dir() {
-            self.tb = Some(Tablebases::open(&self.tb_path));
-        }
-        self.tb.as_ref()
-    }
-
-    /// Decide a move: book, then tablebase (DTM), then search.
-    pub fn think(
-        &mut self,
-        clock: &Clock,
-        stop: &AtomicBool,
-        mut report: impl FnMut(&Info),
-    ) -> Decision {
-        if self.use_book && self.banned.is_empty() {
-            if self.book.is_none() && self.book_path.is_file() {
-                self.book = Book::open(&self.book_path).ok();
-            }
-            if let Some(b) = &self.book {
-                let mode = if self.book_best {
-                    PickMode::Best
-                } else {
-                    PickMode::Weighted
-                };
-                if let Some(m) = b.pick(&self.pos, &mut self.rng, mode) {
-                    return Decision {
-                        best: Some(m),
-                        source: Some(format!("book move {m}")),
-                        info: None,
-                    };
-                }
-            }
-        }
-        let pos = self.pos.clone();
-        let banned = self.banned.clone();
-        if let Some(tb) = self.tables() {
-            let m = Material::of_position(&pos);
-            if tb.has_table(&m) {
-                if let Ok(list) = tb.best_moves(&pos) {
-                    if let Some(best) = list.into_iter().find(|o| !banned.contains(&o.mv)) {
-                        let verdict = match (best.wdl, best.dtm) {
-                            (Wdl::Win, Some(d)) => format!("wins, mate in {d} plies"),
-                            (Wdl::Loss, Some(d)) => format!("loses, mated in {d} plies"),
-                            _ => "draws".to_string(),
-                        };
-                        return Decision {
-                            best: Some(best.mv),
-                            source: Some(format!("tablebase move {}: {verdict}", best.mv)),
-                            info: None,
-                        };
-                    }
-                }
-            }
-        }
-        let lim: Limits = limits(clock);
-        let tb = if self.use_tb { self.tb.as_ref() } else { None };
-        let mut s = Searcher::new(&pos, &self.history, &mut self.tt, tb, stop, lim, banned);
-        let (best, info) = s.run(&mut report);
-        Decision {
-            best,
-            source: None,
-            info,
-        }
-    }
-}
+/// Longest command line read, in bytes (a `position` with thousands of moves fits).
+pub const MAX_LINE: usize = 1 << 20;
 
 fn info_line(proto: Proto, i: &Info) -> String {
     let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
@@ -237,210 +56,373 @@ fn say(out: &Out, line: &str) {
     let _ = o.flush();
 }
 
-fn parse_go(words: &[&str], proto: Proto, millis: bool, white: bool) -> Clock {
-    let mut c = Clock::default();
-    let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-    let unit = |v: u64| {
-        if proto == Proto::Ucci && !millis {
-            v * 1000
+/// One line of input: text, or what was wrong with it.
+enum Line {
+    Text(String),
+    NotUtf8,
+    TooLong,
+}
+
+/// Read the next line (without its end), or None at the end of the input. A read error
+/// counts as the end of the input.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Line> {
+    buf.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if avail.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (avail.len(), false),
+        };
+        if buf.len() + take > MAX_LINE {
+            too_long = true;
         } else {
-            v
+            buf.extend_from_slice(&avail[..take]);
         }
-    };
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "wtime" if white => c.time = num(i),
-            "btime" if !white => c.time = num(i),
-            "winc" if white => c.inc = num(i).unwrap_or(0),
-            "binc" if !white => c.inc = num(i).unwrap_or(0),
-            "movestogo" => c.movestogo = num(i),
-            "movetime" => c.movetime = num(i),
-            "depth" => c.depth = num(i).map(|d| d as i32),
-            "nodes" => c.nodes = num(i),
-            "infinite" => c.infinite = true,
-            "time" => c.time = num(i).map(unit),
-            "increment" => c.inc = num(i).map(unit).unwrap_or(0),
-            "opptime" | "oppmovestogo" | "oppincrement" => i += 1,
-            _ => {}
+        input.consume(take + done as usize);
+        if done {
+            break;
         }
-        i += 1;
     }
-    c
+    if !any {
+        return None;
+    }
+    if too_long {
+        return Some(Line::TooLong);
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    match std::str::from_utf8(buf) {
+        Ok(t) => Some(Line::Text(t.to_string())),
+        Err(_) => Some(Line::NotUtf8),
+    }
+}
+
+const UCI_OPTIONS: [&str; 7] = [
+    "option name Hash type spin default 64 min 1 max 4096",
+    "option name Threads type spin default 1 min 1 max 1",
+    "option name UseBook type check default true",
+    "option name BookBest type check default false",
+    "option name BookFile type string default books/default.xqb",
+    "option name UseTablebase type check default true",
+    "option name TablebasePath type string default tables",
+];
+
+const UCCI_OPTIONS: [&str; 8] = [
+    "option usemillisec type check default true",
+    "option hashsize type spin min 1 max 4096 default 64",
+    "option usebook type check default true",
+    "option useegtb type check default true",
+    "option bookfiles type string default books/default.xqb",
+    "option egtbpaths type string default tables",
+    "option threads type spin min 1 max 1 default 1",
+    "option newgame type button",
+];
+
+/// The protocol loop's state.
+struct Session {
+    out: Out,
+    engine: Arc<Mutex<Engine>>,
+    stop: Arc<AtomicBool>,
+    searching: Option<std::thread::JoinHandle<()>>,
+    proto: Proto,
+    millis: bool,
+    /// Why the last `position` was refused (no move is searched until a valid one).
+    bad_position: Option<String>,
+}
+
+impl Session {
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn note(&self, text: &str) {
+        // one line per note: a newline inside would start a bogus command on the GUI's side
+        let clean: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.say(&format!("info string {clean}"));
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stop the running search, if any, and wait for its `bestmove`.
+    fn halt(&mut self) {
+        if let Some(t) = self.searching.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            let _ = t.join();
+        }
+    }
+
+    fn hello(&self) {
+        self.say("id name xqdb");
+        match self.proto {
+            Proto::Ucci => {
+                self.say(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                self.say("id copyright MIT");
+                self.say("id author the xqdb developers");
+                for o in UCCI_OPTIONS {
+                    self.say(o);
+                }
+                self.say("ucciok");
+            }
+            Proto::Uci => {
+                self.say("id author the xqdb developers");
+                for o in UCI_OPTIONS {
+                    self.say(o);
+                }
+                self.say("uciok");
+            }
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        let (name, value) = match parse_setoption(words, self.proto) {
+            Ok(nv) => nv,
+            Err(e) => return self.note(&format!("{e}; ignored")),
+        };
+        let check = |s: &Session, set: &mut dyn FnMut(bool)| match parse_bool(&value) {
+            Some(b) => set(b),
+            None => s.note(&format!(
+                "option {name}: '{value}' is not true or false; unchanged"
+            )),
+        };
+        let path = || PathBuf::from(value.split(';').next().unwrap_or("").trim());
+        match name.to_ascii_lowercase().as_str() {
+            "hash" | "hashsize" => match value.trim().parse::<usize>() {
+                Ok(mb) => {
+                    let r = self.engine().set_hash(mb);
+                    if let Err(e) = r {
+                        self.note(&format!("option {name}: {e}"));
+                    }
+                }
+                Err(_) => self.note(&format!(
+                    "option {name}: '{value}' is not a size in MiB (1..={MAX_HASH_MB}); unchanged"
+                )),
+            },
+            "usebook" => check(self, &mut |b| self.engine().use_book = b),
+            "bookbest" => check(self, &mut |b| self.engine().book_best = b),
+            "usetablebase" | "useegtb" => check(self, &mut |b| self.engine().use_tb = b),
+            "usemillisec" => {
+                let mut m = self.millis;
+                check(self, &mut |b| m = b);
+                self.millis = m;
+            }
+            "bookfile" | "bookfiles" => {
+                let r = self.engine().set_book(path());
+                if let Err(e) = r {
+                    self.note(&format!("option {name}: {e}"));
+                }
+            }
+            "tablebasepath" | "egtbpaths" => {
+                let r = self.engine().set_tables(path());
+                if let Err(e) = r {
+                    self.note(&format!("option {name}: {e}"));
+                }
+            }
+            "threads" => {
+                if value.trim() != "1" {
+                    self.note(&format!(
+                        "option {name}: '{value}': only 1 thread is supported; unchanged"
+                    ));
+                }
+            }
+            "batch" | "debug" | "ponder" | "idle" | "randomness" | "uci_chess960" => {}
+            "newgame" => self.engine().new_game(),
+            _ => self.note(&format!("unknown option '{name}' ignored")),
+        }
+    }
+
+    fn position(&mut self, words: &[&str]) {
+        let result =
+            parse_position(words).and_then(|(fen, moves)| self.engine().set_position(&fen, &moves));
+        match result {
+            Ok(()) => self.bad_position = None,
+            Err(e) => {
+                self.note(&format!(
+                    "bad position: {e}; no move until a valid position command"
+                ));
+                self.bad_position = Some(e);
+            }
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        let none = match self.proto {
+            Proto::Ucci => "nobestmove",
+            Proto::Uci => "bestmove (none)",
+        };
+        if let Some(why) = &self.bad_position {
+            self.note(&format!("no valid position ({why}): no move searched"));
+            self.say(none);
+            return;
+        }
+        let red = self.engine().pos.turn() == Color::Red;
+        let (clock, notes) = parse_go(words, self.proto, self.millis, red);
+        for n in notes {
+            self.note(&n);
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        let (engine, out, stop, p) = (
+            self.engine.clone(),
+            self.out.clone(),
+            self.stop.clone(),
+            self.proto,
+        );
+        self.searching = Some(std::thread::spawn(move || {
+            let mut e = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let d = e.think(&clock, &stop, |i| say(&out, &info_line(p, i)));
+            for n in e.take_notes() {
+                say(&out, &format!("info string {n}"));
+            }
+            drop(e);
+            if let Some(s) = &d.source {
+                say(&out, &format!("info string {s}"));
+            }
+            if clock.infinite {
+                // in infinite mode the answer waits for `stop` (or a command that stops)
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            }
+            match d.best {
+                Some(m) => say(&out, &format!("bestmove {m}")),
+                None => say(&out, none),
+            }
+        }));
+    }
+
+    fn banmoves(&mut self, words: &[&str]) {
+        let (moves, notes) = parse_moves(words);
+        for n in notes {
+            self.note(&format!("banmoves: {n}"));
+        }
+        let mut e = self.engine();
+        let illegal: Vec<String> = moves
+            .iter()
+            .filter(|m| !e.pos.is_legal(**m))
+            .map(|m| m.to_string())
+            .collect();
+        e.ban(moves);
+        drop(e);
+        if !illegal.is_empty() {
+            self.note(&format!(
+                "banmoves: {} not legal here (kept for this position)",
+                illegal.join(" ")
+            ));
+        }
+    }
+
+    /// Handle one command; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = words.first() else {
+            return true;
+        };
+        let args = &words[1..];
+        match cmd {
+            "uci" | "ucci" => {
+                self.halt();
+                self.proto = if cmd == "ucci" {
+                    Proto::Ucci
+                } else {
+                    Proto::Uci
+                };
+                self.hello();
+            }
+            "isready" => self.say("readyok"),
+            "stop" => self.halt(),
+            "ponderhit" => {}
+            "quit" => {
+                self.halt();
+                if self.proto == Proto::Ucci {
+                    self.say("bye");
+                }
+                return false;
+            }
+            "ucinewgame" => {
+                self.halt();
+                self.engine().new_game();
+            }
+            "setoption" => {
+                self.halt();
+                self.setoption(args);
+            }
+            "position" => {
+                self.halt();
+                self.position(args);
+            }
+            "banmoves" => {
+                self.halt();
+                self.banmoves(args);
+            }
+            "go" => {
+                self.halt();
+                self.go(args);
+            }
+            "probe" if self.proto == Proto::Ucci => {
+                self.note("probe: no hash information");
+            }
+            _ => {
+                let shown: String = cmd.chars().take(40).collect();
+                self.note(&format!("unknown command '{shown}' ignored"));
+            }
+        }
+        true
+    }
 }
 
 /// Run the protocol loop on `input`, writing to `output`, until `quit` or end of input.
-pub fn run_protocol(input: impl BufRead, output: Box<dyn Write + Send>) {
-    let out: Out = Arc::new(Mutex::new(output));
-    let engine = Arc::new(Mutex::new(Engine::new()));
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut searching: Option<std::thread::JoinHandle<()>> = None;
-    let mut proto: Option<Proto> = None;
-    let mut millis = true;
-    let wait = |h: &mut Option<std::thread::JoinHandle<()>>| {
-        if let Some(t) = h.take() {
-            let _ = t.join();
-        }
+pub fn run_protocol(mut input: impl BufRead, output: Box<dyn Write + Send>) {
+    let mut s = Session {
+        out: Arc::new(Mutex::new(output)),
+        engine: Arc::new(Mutex::new(Engine::new())),
+        stop: Arc::new(AtomicBool::new(false)),
+        searching: None,
+        proto: Proto::Uci,
+        millis: true,
+        bad_position: None,
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = words.first() else { continue };
-        let p = *proto.get_or_insert(if cmd == "ucci" {
-            Proto::Ucci
-        } else {
-            Proto::Uci
-        });
-        match cmd {
-            "uci" | "ucci" => {
-                if cmd == "ucci" {
-                    say(&out, "id name xqdb");
-                    say(&out, &format!("id version {}", env!("CARGO_PKG_VERSION")));
-                    say(&out, "id copyright MIT");
-                    say(&out, "id author the xqdb developers");
-                    for o in [
-                        "option usemillisec type check default true",
-                        "option hashsize type spin min 1 max 4096 default 64",
-                        "option usebook type check default true",
-                        "option useegtb type check default true",
-                        "option bookfiles type string default books/default.xqb",
-                        "option egtbpaths type string default tables",
-                        "option threads type spin min 1 max 1 default 1",
-                        "option newgame type button",
-                    ] {
-                        say(&out, o);
-                    }
-                    say(&out, "ucciok");
-                } else {
-                    say(&out, "id name xqdb");
-                    say(&out, "id author the xqdb developers");
-                    for o in [
-                        "option name Hash type spin default 64 min 1 max 4096",
-                        "option name Threads type spin default 1 min 1 max 1",
-                        "option name UseBook type check default true",
-                        "option name BookBest type check default false",
-                        "option name BookFile type string default books/default.xqb",
-                        "option name UseTablebase type check default true",
-                        "option name TablebasePath type string default tables",
-                    ] {
-                        say(&out, o);
-                    }
-                    say(&out, "uciok");
-                }
+    let mut first = true;
+    let mut buf = Vec::new();
+    let mut number = 0usize;
+    while let Some(line) = next_line(&mut input, &mut buf) {
+        number += 1;
+        let text = match line {
+            Line::Text(t) => t,
+            Line::NotUtf8 => {
+                s.note(&format!("line {number} is not valid UTF-8; ignored"));
+                continue;
             }
-            "isready" => say(&out, "readyok"),
-            "stop" => {
-                stop.store(true, Ordering::Relaxed);
-                wait(&mut searching);
+            Line::TooLong => {
+                s.note(&format!(
+                    "line {number} is longer than {MAX_LINE} bytes; ignored"
+                ));
+                continue;
             }
-            "ponderhit" => {}
-            "quit" => {
-                stop.store(true, Ordering::Relaxed);
-                wait(&mut searching);
-                if p == Proto::Ucci {
-                    say(&out, "bye");
-                }
-                return;
+        };
+        if first && !text.trim().is_empty() {
+            first = false;
+            if text.split_whitespace().next() == Some("ucci") {
+                s.proto = Proto::Ucci;
             }
-            "ucinewgame" => {
-                wait(&mut searching);
-                engine.lock().unwrap_or_else(|e| e.into_inner()).new_game();
-            }
-            "setoption" => {
-                wait(&mut searching);
-                let (name, value) = if p == Proto::Uci {
-                    let ni = words.iter().position(|w| *w == "name");
-                    let vi = words.iter().position(|w| *w == "value");
-                    let name = ni
-                        .map(|i| words[i + 1..vi.unwrap_or(words.len())].join(" "))
-                        .unwrap_or_default();
-                    let value = vi.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
-                    (name, value)
-                } else {
-                    (
-                        words.get(1).unwrap_or(&"").to_string(),
-                        words[2.min(words.len())..].join(" "),
-                    )
-                };
-                let truthy =
-                    |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "on" | "1");
-                let mut e = engine.lock().unwrap_or_else(|e| e.into_inner());
-                match name.to_ascii_lowercase().as_str() {
-                    "hash" | "hashsize" => e.set_hash(value.parse().unwrap_or(DEFAULT_HASH_MB)),
-                    "usebook" => e.use_book = truthy(&value),
-                    "bookbest" => e.book_best = truthy(&value),
-                    "bookfile" | "bookfiles" => {
-                        e.set_book(PathBuf::from(value.split(';').next().unwrap_or("")))
-                    }
-                    "usetablebase" | "useegtb" => e.use_tb = truthy(&value),
-                    "tablebasepath" | "egtbpaths" => {
-                        e.set_tables(PathBuf::from(value.split(';').next().unwrap_or("")))
-                    }
-                    "usemillisec" => millis = truthy(&value),
-                    "threads" | "batch" | "debug" | "ponder" | "idle" | "randomness" => {}
-                    "newgame" => e.new_game(),
-                    other => say(
-                        &out,
-                        &format!("info string unknown option '{other}' ignored"),
-                    ),
-                }
-            }
-            "position" => {
-                wait(&mut searching);
-                let rest = &words[1..];
-                let mi = rest.iter().position(|w| *w == "moves");
-                let spec = &rest[..mi.unwrap_or(rest.len())];
-                let moves: Vec<&str> = mi.map(|i| rest[i + 1..].to_vec()).unwrap_or_default();
-                let fen = match spec.first() {
-                    Some(&"startpos") => "startpos".to_string(),
-                    Some(&"fen") => spec[1..].join(" "),
-                    _ => {
-                        say(&out, &format!("info string bad position command: {line}"));
-                        continue;
-                    }
-                };
-                if let Err(err) = engine
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .set_position(&fen, &moves)
-                {
-                    say(&out, &format!("info string bad position: {err}"));
-                }
-            }
-            "banmoves" => {
-                wait(&mut searching);
-                let ms: Vec<Move> = words[1..].iter().filter_map(|w| w.parse().ok()).collect();
-                engine.lock().unwrap_or_else(|e| e.into_inner()).ban(ms);
-            }
-            "go" => {
-                wait(&mut searching);
-                stop.store(false, Ordering::Relaxed);
-                let white = engine.lock().unwrap_or_else(|e| e.into_inner()).pos.turn()
-                    == crate::board::Color::Red;
-                let clock = parse_go(&words[1..], p, millis, white);
-                let (engine, out, stop) = (engine.clone(), out.clone(), stop.clone());
-                searching = Some(std::thread::spawn(move || {
-                    let mut e = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    let d = e.think(&clock, &stop, |i| say(&out, &info_line(p, i)));
-                    if let Some(s) = &d.source {
-                        say(&out, &format!("info string {s}"));
-                    }
-                    match d.best {
-                        Some(m) => say(&out, &format!("bestmove {m}")),
-                        None if p == Proto::Ucci => say(&out, "nobestmove"),
-                        None => say(&out, "bestmove (none)"),
-                    }
-                }));
-            }
-            "probe" if p == Proto::Ucci => {
-                say(&out, "info string probe: no hash information");
-            }
-            _ => say(
-                &out,
-                &format!("info string unknown command '{cmd}' ignored"),
-            ),
+        }
+        if !s.command(&text) {
+            return;
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    wait(&mut searching);
+    s.halt();
 }

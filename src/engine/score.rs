@@ -50,6 +50,9 @@ impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.mate_moves() {
             Some(m) => write!(f, "mate {m}"),
+            // a decided result without a mate distance (tablebase, perpetual check)
+            None if self.0 > TB_WIN - 1000 => write!(f, "win"),
+            None if self.0 < -(TB_WIN - 1000) => write!(f, "loss"),
             None => write!(f, "{:+.2}", self.0 as f64 / 100.0),
         }
     }

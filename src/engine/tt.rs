@@ -44,13 +44,29 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of about `mb` MiB.
+    /// A table of about `mb` MiB (at least 1). Aborts when the memory cannot be had: see
+    /// [`Tt::try_new`] for sizes that come from a user.
     pub fn new(mb: usize) -> Tt {
         let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
         Tt {
             entries: vec![Entry::default(); n.max(1024)],
             age: 0,
         }
+    }
+
+    /// A table of about `mb` MiB (at least 1), or an error when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
+        let n = mb
+            .max(1)
+            .checked_mul(1 << 20)
+            .map(|b| (b / std::mem::size_of::<Entry>()).max(1024))
+            .ok_or_else(|| format!("a hash table of {mb} MiB does not fit in memory"))?;
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a hash table of {mb} MiB"))?;
+        entries.resize(n, Entry::default());
+        Ok(Tt { entries, age: 0 })
     }
 
     /// Forget everything.

@@ -301,6 +301,12 @@ pub fn all_materials() -> Vec<Material> {
 
 /// Whole-game placements as the sum of every material's count.
 pub fn total_by_materials() -> (BigUint, usize) {
+    total_by_materials_with(|_| {})
+}
+
+/// [`total_by_materials`], calling `progress` with the number of materials counted after
+/// each chunk (from any thread).
+pub fn total_by_materials_with(progress: impl Fn(usize) + Sync) -> (BigUint, usize) {
     use rayon::prelude::*;
     let mats = all_materials();
     let n = mats.len();
@@ -311,6 +317,7 @@ pub fn total_by_materials() -> (BigUint, usize) {
             for m in chunk {
                 s += material_placements(m);
             }
+            progress(chunk.len());
             s
         })
         .collect();

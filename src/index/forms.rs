@@ -174,7 +174,7 @@ impl PlacementIndex {
         for c in Color::ALL {
             for r in Role::ALL {
                 let k = Piece::new(c, r).index();
-                let bb = pos.pieces(c, r).0;
+                let bb = pos.pieces(c, r).bits();
                 counts_ok &= bb.count_ones() == self.counts[k] as u32;
                 b.all |= bb;
                 for s in bits(bb) {

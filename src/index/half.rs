@@ -378,8 +378,8 @@ impl HalfList {
         let adv_sets = subsets(&ADVISOR, na);
         let ele_sets = subsets(&ELEPHANT, ne);
         let file_sets = subsets(&PAWN_FILES, np);
-        let mirror_mask = |m: u128| Bitboard(m).mirror().0;
-        let flip_mask = |m: u128| Bitboard(m).flip().0;
+        let mirror_mask = |m: u128| Bitboard::from_bits(m).mirror().bits();
+        let flip_mask = |m: u128| Bitboard::from_bits(m).flip().bits();
         let mut asym = Vec::new();
         let mut sym = Vec::new();
         let mut pairs = Vec::new();

@@ -2,13 +2,42 @@
 //! the rest.
 
 use super::game::{Game, GameError};
-use super::pgn::{parse_game, PgnReader};
+use super::pgn::{parse_stretch, Parsed, PgnReader};
 use super::xqf::parse_xqf;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const BATCH: usize = 512;
+/// Text held in one batch of games at most (games are parsed in parallel batches).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Bytes of a file that were not part of any game read, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedBytes {
+    /// File.
+    pub file: String,
+    /// Offset of the first byte.
+    pub offset: u64,
+    /// Number of bytes.
+    pub len: u64,
+    /// Why.
+    pub why: String,
+}
+
+impl std::fmt::Display for SkippedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: bytes {}..{} ({} bytes): {}",
+            self.file,
+            self.offset,
+            self.offset + self.len,
+            self.len,
+            self.why
+        )
+    }
+}
 
 /// Figures of a read.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +52,9 @@ pub struct ReadStats {
     pub empty: usize,
     /// Games skipped, with why.
     pub skipped: Vec<GameError>,
+    /// Stretches of bytes that were not part of any game (junk between games, text after a
+    /// result), with where and why. Skipped games are in `skipped`.
+    pub skipped_bytes: Vec<SkippedBytes>,
     /// Bytes of input.
     pub bytes: u64,
     /// Wall time.
@@ -91,41 +123,63 @@ pub fn read_collection(
                     st.plies += g.moves.len();
                     visit(&g, f);
                 }
-                Err(reason) => st.skipped.push(GameError {
+                Err(e) => st.skipped.push(GameError {
                     file: name.clone(),
                     ordinal: 1,
-                    ply: 0,
+                    ply: e.ply(),
                     token: String::new(),
-                    reason,
+                    reason: e.to_string(),
+                    bytes: Some((0, bytes.len() as u64)),
                 }),
             }
         } else {
             let file = std::fs::File::open(f)?;
-            let mut reader = PgnReader::new(std::io::BufReader::with_capacity(1 << 16, file));
-            let mut done = 0u64;
+            let mut reader = PgnReader::new(file);
             // games are split sequentially, parsed in parallel batches, visited in order
             loop {
                 let mut batch = Vec::with_capacity(BATCH);
-                while batch.len() < BATCH {
+                let mut held = 0;
+                while batch.len() < BATCH && held < BATCH_BYTES {
                     match reader.next_game()? {
-                        Some(raw) => batch.push(raw),
+                        Some(raw) => {
+                            held += raw.text.len();
+                            batch.push(raw);
+                        }
                         None => break,
                     }
                 }
-                if batch.is_empty() {
+                let Some(last) = batch.last() else {
                     break;
-                }
-                done += batch.iter().map(|r| r.text.len() as u64).sum::<u64>();
-                let parsed: Vec<Result<Game, GameError>> =
-                    batch.par_iter().map(|raw| parse_game(raw, &name)).collect();
-                for r in parsed {
+                };
+                let done = last.end();
+                let ordinals: Vec<usize> = batch.iter().map(|r| r.ordinal).collect();
+                let parsed: Vec<Result<Parsed, GameError>> = batch
+                    .par_iter()
+                    .map(|raw| parse_stretch(raw, &name))
+                    .collect();
+                drop(batch);
+                for (r, ordinal) in parsed.into_iter().zip(ordinals) {
                     match r {
-                        Ok(g) => {
+                        Ok(Parsed::Game(g, junk)) => {
                             st.games += 1;
                             st.plies += g.moves.len();
                             st.empty += g.moves.is_empty() as usize;
+                            for j in junk {
+                                st.skipped_bytes.push(SkippedBytes {
+                                    file: name.clone(),
+                                    offset: j.offset,
+                                    len: j.len,
+                                    why: format!("{} of game {ordinal}", j.why),
+                                });
+                            }
                             visit(&g, f);
                         }
+                        Ok(Parsed::Junk(j)) => st.skipped_bytes.push(SkippedBytes {
+                            file: name.clone(),
+                            offset: j.offset,
+                            len: j.len,
+                            why: j.why.to_string(),
+                        }),
                         Err(e) => st.skipped.push(e),
                     }
                 }

@@ -92,8 +92,7 @@ impl Game {
 }
 
 /// A game that could not be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}: game {ordinal}, ply {ply}, '{token}': {reason}")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameError {
     /// File.
     pub file: String,
@@ -105,7 +104,21 @@ pub struct GameError {
     pub token: String,
     /// Why.
     pub reason: String,
+    /// Its bytes in the file (start, end), when known.
+    pub bytes: Option<(u64, u64)>,
 }
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: game {}", self.file, self.ordinal)?;
+        if let Some((a, b)) = self.bytes {
+            write!(f, " (bytes {a}..{b})")?;
+        }
+        write!(f, ", ply {}, '{}': {}", self.ply, self.token, self.reason)
+    }
+}
+
+impl std::error::Error for GameError {}
 
 impl GameError {
     /// A short category of the reason (for grouping).
@@ -119,6 +132,8 @@ impl GameError {
             "illegal position",
             "no moves",
             "unterminated",
+            "no game",
+            "longer than",
         ] {
             if r.contains(key) {
                 return key.to_string();

@@ -1,171 +1,15 @@
-//! PGN for Xiangqi: a streaming reader that splits a file into games without loading it
-//! whole, a game parser for every move notation, and a writer.
+//! PGN for Xiangqi: a game parser for every move notation, and a writer. (The streaming
+//! reader that splits a file into games is in `reader.rs`.)
 
-use super::encoding::detect;
 use super::game::{Game, GameError, GameResult};
+pub use super::reader::{PgnReader, RawGame, MAX_GAME_BYTES};
 use crate::board::notation::{parse_any, to_chinese, to_wxf, NotationError};
 use crate::board::{Position, Setup};
-use encoding_rs::{CoderResult, Decoder, Encoding};
-use std::io::Read;
 
-/// The text of one game, not parsed yet (parse it with [`parse_game`], or skip it).
-#[derive(Clone, Debug)]
-pub struct RawGame {
-    /// 1-based number of the game in its file.
-    pub ordinal: usize,
-    /// Its text (tags and movetext), decoded.
-    pub text: String,
-}
-
-/// Splits a PGN stream into games, decoding it in chunks.
-pub struct PgnReader<R: Read> {
-    src: R,
-    decoder: Option<Decoder>,
-    encoding: Option<&'static Encoding>,
-    pending: String,
-    scan_from: usize,
-    in_moves: bool,
-    depth: i32,
-    game_start: usize,
-    header_tags: Vec<String>,
-    eof: bool,
-    ordinal: usize,
-    buf: Vec<u8>,
-}
-
-const CHUNK: usize = 1 << 20;
-
-impl<R: Read> PgnReader<R> {
-    /// Read games from `src`; the encoding is detected from the first megabyte.
-    pub fn new(src: R) -> PgnReader<R> {
-        PgnReader {
-            src,
-            decoder: None,
-            encoding: None,
-            pending: String::new(),
-            scan_from: 0,
-            in_moves: false,
-            depth: 0,
-            game_start: 0,
-            header_tags: Vec::new(),
-            eof: false,
-            ordinal: 0,
-            buf: vec![0; CHUNK],
-        }
-    }
-
-    /// The encoding detected (after the first game was read).
-    pub fn encoding(&self) -> Option<&'static Encoding> {
-        self.encoding
-    }
-
-    fn fill(&mut self) -> std::io::Result<bool> {
-        if self.eof {
-            return Ok(false);
-        }
-        let mut n = 0;
-        while n < self.buf.len() {
-            let k = self.src.read(&mut self.buf[n..])?;
-            if k == 0 {
-                break;
-            }
-            n += k;
-        }
-        let last = n < self.buf.len();
-        if self.decoder.is_none() {
-            let enc = detect(&self.buf[..n]);
-            self.encoding = Some(enc);
-            self.decoder = Some(enc.new_decoder_with_bom_removal());
-        }
-        let dec = self.decoder.as_mut().expect("set above");
-        self.pending.reserve(n * 3 / 2 + 16);
-        let mut input = &self.buf[..n];
-        loop {
-            let need = dec
-                .max_utf8_buffer_length(input.len())
-                .unwrap_or(input.len() * 4);
-            self.pending.reserve(need);
-            let (res, read, _) = dec.decode_to_string(input, &mut self.pending, last);
-            input = &input[read..];
-            if res == CoderResult::InputEmpty {
-                break;
-            }
-        }
-        if last {
-            self.eof = true;
-        }
-        Ok(true)
-    }
-
-    /// The next game's text, or None at the end of the stream.
-    pub fn next_game(&mut self) -> std::io::Result<Option<RawGame>> {
-        loop {
-            // scan complete lines for the start of the next game
-            while let Some(nl) = self.pending[self.scan_from..].find('\n') {
-                let line_start = self.scan_from;
-                let line = &self.pending[line_start..line_start + nl];
-                self.scan_from += nl + 1;
-                let t = line.trim_start_matches(['\u{feff}', ' ', '\t', '\r']);
-                if self.depth == 0 && t.starts_with('[') {
-                    // a tag: a new game starts after movetext, or when a tag name repeats
-                    // in one header (a game without movetext)
-                    let name: String = t[1..].chars().take_while(|c| !c.is_whitespace()).collect();
-                    let repeated = self
-                        .header_tags
-                        .iter()
-                        .any(|n| n.eq_ignore_ascii_case(&name));
-                    if self.in_moves || repeated {
-                        let text = self.pending[self.game_start..line_start].to_string();
-                        self.game_start = line_start;
-                        self.in_moves = false;
-                        self.header_tags.clear();
-                        self.header_tags.push(name);
-                        self.ordinal += 1;
-                        return Ok(Some(RawGame {
-                            ordinal: self.ordinal,
-                            text,
-                        }));
-                    }
-                    self.header_tags.push(name);
-                    continue;
-                }
-                for c in line.chars() {
-                    match c {
-                        '{' => self.depth += 1,
-                        '}' => self.depth = (self.depth - 1).max(0),
-                        _ => {}
-                    }
-                }
-                if !t.trim().is_empty() {
-                    self.in_moves = true;
-                }
-            }
-            // drop the text of games already returned before reading more
-            if self.game_start > 0 {
-                self.pending.drain(..self.game_start);
-                self.scan_from -= self.game_start;
-                self.game_start = 0;
-            }
-            if !self.fill()? {
-                // the rest is the last game
-                let rest = self.pending[self.game_start..].trim();
-                if rest.is_empty() {
-                    return Ok(None);
-                }
-                let text = rest.to_string();
-                self.pending.clear();
-                self.scan_from = 0;
-                self.ordinal += 1;
-                return Ok(Some(RawGame {
-                    ordinal: self.ordinal,
-                    text,
-                }));
-            }
-            if self.eof && !self.pending.ends_with('\n') {
-                self.pending.push('\n');
-            }
-        }
-    }
+/// A tag name: ASCII letters, digits and `_`, starting with a letter.
+fn tag_name_ok(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
@@ -182,23 +26,86 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name, v.replace("\\\"", "\"")))
 }
 
+/// Bytes of a game's stretch of file that are not part of the game: text after its result
+/// token, or from a token that is not text (control characters, undecodable bytes) on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// Offset in the file.
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+    /// Why they were skipped.
+    pub why: &'static str,
+}
+
 /// Parse one game's text. `file` names the source in errors.
 pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
+    parse_game_full(raw, file).map(|(g, _)| g)
+}
+
+/// What a stretch of a file held: a game (and the bytes after it that are not part of it),
+/// or no game at all (bytes that are neither tags nor moves).
+#[derive(Clone, Debug)]
+pub enum Parsed {
+    /// A game.
+    Game(Box<Game>, Vec<Skipped>),
+    /// Junk: no tag, no move, no result.
+    Junk(Skipped),
+}
+
+/// Parse one game's text, telling what of its stretch of file was skipped.
+pub fn parse_game_full(raw: &RawGame, file: &str) -> Result<(Game, Vec<Skipped>), GameError> {
+    match parse_stretch(raw, file)? {
+        Parsed::Game(g, s) => Ok((*g, s)),
+        Parsed::Junk(s) => Err(GameError {
+            file: file.to_string(),
+            ordinal: raw.ordinal,
+            ply: 0,
+            token: String::new(),
+            reason: format!("no game, {} bytes of junk", s.len),
+            bytes: Some((raw.offset, raw.end())),
+        }),
+    }
+}
+
+/// Parse one game's text: a game, or junk.
+pub fn parse_stretch(raw: &RawGame, file: &str) -> Result<Parsed, GameError> {
     let err = |ply: usize, token: &str, reason: String| GameError {
         file: file.to_string(),
         ordinal: raw.ordinal,
         ply,
         token: token.chars().take(40).collect(),
         reason,
+        bytes: Some((raw.offset, raw.end())),
     };
+    if raw.oversize {
+        return Err(err(
+            0,
+            "",
+            format!(
+                "longer than {} MiB: not a game record; skipped up to the next tag",
+                MAX_GAME_BYTES >> 20
+            ),
+        ));
+    }
     let mut tags = Vec::new();
+    let mut skipped = Vec::new();
     let mut body_start = 0;
     let text = raw.text.as_str();
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         if t.starts_with('[') && t.ends_with(']') {
-            if let Some(tag) = parse_tag(t) {
-                tags.push(tag);
+            match parse_tag(t) {
+                Some(tag) if tag_name_ok(&tag.0) => tags.push(tag),
+                _ => {
+                    // bracketed junk in the header: not a tag
+                    let (from, to) = raw.line_bytes(body_start);
+                    skipped.push(Skipped {
+                        offset: from,
+                        len: to - from,
+                        why: "not a tag",
+                    });
+                }
             }
             body_start += line.len();
         } else if t.is_empty() {
@@ -222,30 +129,58 @@ pub fn parse_game(raw: &RawGame, file: &str) -> Result<Game, GameError> {
     let body = &text[body_start..];
     let mut it = body.char_indices().peekable();
     let mut result = None;
-    let mut comments = Vec::new();
+    let mut sink = Sink::default();
+    let doubtful = |at: usize| raw.doubtful_at(body_start + at);
     let line = parse_line(
         body,
         &mut it,
         start.clone(),
         0,
         &mut result,
-        &mut comments,
-        &err,
+        &mut sink,
+        &Ctx {
+            err: &err,
+            doubtful: &doubtful,
+        },
     )?;
     let (moves, variations) = (line.moves, line.variations);
+    let Sink { comments, stop } = sink;
+    if let Some((at, why)) = stop {
+        let rest = &body[at..];
+        let lead = rest.len() - rest.trim_start().len();
+        if lead < rest.len() {
+            let from = raw.file_offset(body_start + at + lead).min(raw.end());
+            skipped.push(Skipped {
+                offset: from,
+                len: raw.end() - from,
+                why,
+            });
+        }
+    }
+    let has_tags = !tags.is_empty();
+    if moves.is_empty() && result.is_none() && !has_tags {
+        return Ok(Parsed::Junk(Skipped {
+            offset: raw.offset,
+            len: raw.len,
+            why: "neither tags nor moves",
+        }));
+    }
     if result.is_none() {
         if let Some((_, r)) = tags.iter().find(|(k, _)| k.eq_ignore_ascii_case("Result")) {
             result = GameResult::from_token(r.trim()).flatten();
         }
     }
-    Ok(Game {
-        tags,
-        start,
-        moves,
-        result,
-        variations,
-        comments,
-    })
+    Ok(Parsed::Game(
+        Box::new(Game {
+            tags,
+            start,
+            moves,
+            result,
+            variations,
+            comments,
+        }),
+        skipped,
+    ))
 }
 
 struct Line {
@@ -255,6 +190,21 @@ struct Line {
 
 type Chars<'a> = std::iter::Peekable<std::str::CharIndices<'a>>;
 
+/// What parse_line gathers besides the moves: main-line comments, and where the game was
+/// cut (and why), if it was.
+#[derive(Default)]
+struct Sink {
+    comments: Vec<(usize, String)>,
+    stop: Option<(usize, &'static str)>,
+}
+
+/// What parse_line needs besides the text: the error maker, and whether a position of the
+/// body is in a line that was hard to decode.
+struct Ctx<'a> {
+    err: &'a dyn Fn(usize, &str, String) -> GameError,
+    doubtful: &'a dyn Fn(usize) -> bool,
+}
+
 /// Parse a line of moves from `pos` until its end: the end of the text or a result token
 /// (depth 0), or the closing parenthesis (inside a variation).
 fn parse_line(
@@ -263,14 +213,19 @@ fn parse_line(
     mut pos: Position,
     depth: usize,
     result: &mut Option<GameResult>,
-    comments: &mut Vec<(usize, String)>,
-    err: &dyn Fn(usize, &str, String) -> GameError,
+    sink: &mut Sink,
+    ctx: &Ctx<'_>,
 ) -> Result<Line, GameError> {
+    let err = ctx.err;
     let mut line = Line {
         moves: Vec::new(),
         variations: Vec::new(),
     };
     let mut before_last: Option<Position> = None;
+    // where the junk starts when the game is cut: after the last move of the main line
+    // (stray brackets, numbers or comments between it and the junk are junk too)
+    let mut last_move_end = it.peek().map_or(body.len(), |&(i, _)| i);
+    let cut = |i: usize, last: usize| if depth == 0 { last.min(i) } else { i };
     if depth > 64 {
         return Err(err(0, "(", "variations nested too deep".into()));
     }
@@ -296,7 +251,7 @@ fn parse_line(
                 if depth == 0 {
                     let text = body[start..end].trim();
                     if !text.is_empty() {
-                        comments.push((line.moves.len(), text.to_string()));
+                        sink.comments.push((line.moves.len(), text.to_string()));
                     }
                 }
                 continue;
@@ -322,7 +277,17 @@ fn parse_line(
             }
             '(' => {
                 it.next();
+                let junk = |stop: &mut Option<(usize, &'static str)>, it: &mut Chars<'_>| {
+                    // a bracket in binary junk: the game ends before it
+                    *stop = Some((cut(i, last_move_end), "not text"));
+                    while it.next().is_some() {}
+                };
+                let is_junk = depth == 0 && ((ctx.doubtful)(i) || junk_ahead(&body[i..]));
                 let Some(from) = before_last.clone() else {
+                    if is_junk {
+                        junk(&mut sink.stop, it);
+                        return Ok(line);
+                    }
                     return Err(err(
                         line.moves.len(),
                         "(",
@@ -330,7 +295,21 @@ fn parse_line(
                     ));
                 };
                 let mut ignored = None;
-                let sub = parse_line(body, it, from, depth + 1, &mut ignored, comments, err)?;
+                let sub = parse_line(body, it, from, depth + 1, &mut ignored, sink, ctx);
+                let sub = match sub {
+                    Err(_) if is_junk => {
+                        junk(&mut sink.stop, it);
+                        return Ok(line);
+                    }
+                    other => other?,
+                };
+                if sink.stop.is_some() {
+                    // junk inside the variation ended the game: it ends before the bracket
+                    if depth == 0 {
+                        junk(&mut sink.stop, it);
+                    }
+                    return Ok(line);
+                }
                 line.variations.push(super::game::Variation {
                     at: line.moves.len() - 1,
                     moves: sub.moves,
@@ -354,10 +333,17 @@ fn parse_line(
             if depth == 0 {
                 *result = r;
                 // whatever follows (banners, separators) is not part of the game
+                sink.stop = Some((end, "after the result"));
                 while it.next().is_some() {}
                 return Ok(line);
             }
             continue;
+        }
+        if tok.chars().any(not_text) {
+            // not text: the game ends before it, the rest is reported as skipped
+            sink.stop = Some((cut(i, last_move_end), "not text"));
+            while it.next().is_some() {}
+            return Ok(line);
         }
         // move numbers, possibly glued to the move: "12." "12..." "1.炮二平五"
         let digits = tok.bytes().take_while(|b| b.is_ascii_digit()).count();
@@ -379,6 +365,13 @@ fn parse_line(
                 before_last = Some(pos.clone());
                 pos.play(m);
                 line.moves.push(m);
+                last_move_end = end;
+            }
+            Err(_) if (ctx.doubtful)(i) || junk_ahead(&body[i..]) => {
+                // binary junk after the moves (no result token to end the game)
+                sink.stop = Some((cut(i, last_move_end), "not text"));
+                while it.next().is_some() {}
+                return Ok(line);
             }
             Err(e) => {
                 let reason = match &e {
@@ -394,6 +387,21 @@ fn parse_line(
         return Err(err(line.moves.len(), "(", "unterminated variation".into()));
     }
     Ok(line)
+}
+
+/// A character no game record holds outside comments: controls (but tabs and line
+/// breaks) and the replacement of undecodable bytes.
+fn not_text(c: char) -> bool {
+    c == '\u{FFFD}' || (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+}
+
+/// True when the text from a token that is not a move on looks like binary junk: a
+/// character that is not text before the end of its line (or within 200 characters).
+fn junk_ahead(rest: &str) -> bool {
+    rest.chars()
+        .take(200)
+        .take_while(|&c| c != '\n')
+        .any(not_text)
 }
 
 /// Notation of exported moves.

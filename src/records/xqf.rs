@@ -5,6 +5,69 @@ use super::game::{Game, GameResult, Variation};
 use crate::board::{Color, Move, Piece, Position, Role, Setup, Square};
 
 const HEADER: usize = 0x400;
+
+/// Why an XQF file cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum XqfError {
+    /// No `XQ` signature, or shorter than the 1024-byte header.
+    #[error("not an XQF file (no 'XQ' signature or shorter than its header)")]
+    NotXqf,
+    /// Two pieces on one point of the start position.
+    #[error("two pieces on {0}")]
+    TwoPieces(Square),
+    /// The start position breaks the rules.
+    #[error("illegal start position: {0}")]
+    IllegalStart(String),
+    /// The file ends inside a record.
+    #[error("truncated {what} at byte {at}")]
+    Truncated {
+        /// Which record.
+        what: &'static str,
+        /// Where.
+        at: usize,
+    },
+    /// A comment longer than what is left of the file.
+    #[error("comment of {len} bytes at byte {at} runs past the end of the file")]
+    CommentBeyond {
+        /// Its length.
+        len: u64,
+        /// Where.
+        at: usize,
+    },
+    /// More nesting or more records than any real game.
+    #[error("{0}")]
+    TooBig(&'static str),
+    /// A move record off the board.
+    #[error("ply {ply}: move record {from}->{to} off the board")]
+    OffBoard {
+        /// Ply.
+        ply: usize,
+        /// Raw from point.
+        from: u8,
+        /// Raw to point.
+        to: u8,
+    },
+    /// An illegal move.
+    #[error("ply {ply}: illegal move {mv} in {fen}")]
+    Illegal {
+        /// Ply.
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// The position.
+        fen: String,
+    },
+}
+
+impl XqfError {
+    /// Plies read before the error.
+    pub fn ply(&self) -> usize {
+        match self {
+            XqfError::OffBoard { ply, .. } | XqfError::Illegal { ply, .. } => *ply,
+            _ => 0,
+        }
+    }
+}
 const ROLES: [Role; 16] = [
     Role::Rook,
     Role::Horse,
@@ -61,29 +124,35 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, XqfError> {
         let s = self
             .b
             .get(self.at..self.at + 4)
-            .ok_or("truncated comment length")?;
+            .ok_or(XqfError::Truncated {
+                what: "comment length",
+                at: self.at,
+            })?;
         self.at += 4;
         Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
     }
 
     /// One record and (depth first) its continuation; returns the node and whether a
     /// sibling follows it.
-    fn node(&mut self, depth: usize) -> Result<(Node, bool), String> {
+    fn node(&mut self, depth: usize) -> Result<(Node, bool), XqfError> {
         if depth > 2000 {
-            return Err("move tree too deep".into());
+            return Err(XqfError::TooBig("move tree deeper than 2000 plies"));
         }
         self.records += 1;
         if self.records > 1_000_000 {
-            return Err("too many move records".into());
+            return Err(XqfError::TooBig("more than a million move records"));
         }
         let r = self
             .b
             .get(self.at..self.at + 4)
-            .ok_or("truncated move record")?;
+            .ok_or(XqfError::Truncated {
+                what: "move record",
+                at: self.at,
+            })?;
         let (b0, b1, flags) = (r[0], r[1], r[2]);
         self.at += 4;
         let from = b0.wrapping_sub(0x18).wrapping_sub(self.kxyf);
@@ -103,7 +172,10 @@ impl Cursor<'_> {
                 raw
             } as usize;
             if len > self.b.len() || self.at + len > self.b.len() {
-                return Err(format!("comment length {len} beyond the file"));
+                return Err(XqfError::CommentBeyond {
+                    len: len as u64,
+                    at: self.at,
+                });
             }
             let text = encoding_rs::GB18030
                 .decode_without_bom_handling(&self.b[self.at..self.at + len])
@@ -133,9 +205,9 @@ impl Cursor<'_> {
 }
 
 /// Decode an XQF file: its main line, its variation tree and the main line's comments.
-pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
+pub fn parse_xqf(b: &[u8]) -> Result<Game, XqfError> {
     if b.len() < HEADER || &b[0..2] != b"XQ" {
-        return Err("not an XQF file (no 'XQ' signature or shorter than its header)".into());
+        return Err(XqfError::NotXqf);
     }
     let version = b[2];
     let (mask, ors, sum, k) = (
@@ -192,7 +264,7 @@ pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
         if let Some(sq) = square(v) {
             let color = if i < 16 { Color::Red } else { Color::Black };
             if setup.piece_at(sq).is_some() {
-                return Err(format!("two pieces on {sq}"));
+                return Err(XqfError::TwoPieces(sq));
             }
             setup.put(sq, Piece::new(color, ROLES[i % 16]));
         }
@@ -221,7 +293,7 @@ pub fn parse_xqf(b: &[u8]) -> Result<Game, String> {
     }
     let start = Position::from_setup(&setup)
         .or(start_plain)
-        .map_err(|e| format!("illegal start position: {e}"))?;
+        .map_err(|e| XqfError::IllegalStart(e.to_string()))?;
     let (moves, variations) = line_of(&root, start.clone(), 0)?;
     let mut comments = Vec::new();
     let mut node = &root;
@@ -282,9 +354,9 @@ fn line_of(
     node: &Node,
     mut pos: Position,
     depth: usize,
-) -> Result<(Vec<Move>, Vec<Variation>), String> {
+) -> Result<(Vec<Move>, Vec<Variation>), XqfError> {
     if depth > 64 {
-        return Err("variations nested too deep".into());
+        return Err(XqfError::TooBig("variations nested more than 64 deep"));
     }
     let mut moves = Vec::new();
     let mut variations = Vec::new();
@@ -314,14 +386,18 @@ fn line_of(
     Ok((moves, variations))
 }
 
-fn record_move(n: &Node, pos: &Position, ply: usize) -> Result<Move, String> {
-    let (fr, to) = n.mv.ok_or("missing move")?;
+fn record_move(n: &Node, pos: &Position, ply: usize) -> Result<Move, XqfError> {
+    let (fr, to) = n.mv.unwrap_or((u8::MAX, u8::MAX));
     let (Some(a), Some(z)) = (square(fr), square(to)) else {
-        return Err(format!("ply {ply}: move record {fr}->{to} off the board"));
+        return Err(XqfError::OffBoard { ply, from: fr, to });
     };
     let m = Move::new(a, z);
     if !pos.is_legal(m) {
-        return Err(format!("ply {ply}: illegal move {m} in {}", pos.to_fen()));
+        return Err(XqfError::Illegal {
+            ply,
+            mv: m,
+            fen: pos.to_fen(),
+        });
     }
     Ok(m)
 }

@@ -23,6 +23,8 @@ pub const VERSION: u32 = 1;
 pub const INDEX_SCHEME: u8 = 1;
 /// Bytes of the fixed header.
 pub const HEADER_SIZE: usize = 144;
+/// Largest block (positions) a reader accepts: one block is decompressed at once.
+pub const MAX_BLOCK_SIZE: u32 = 1 << 24;
 
 const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
 const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
@@ -223,7 +225,25 @@ impl Header {
                 format!("unknown index scheme {}", h.index_scheme),
             ));
         }
-        if h.block_size == 0 || (2 * h.positions).div_ceil(h.block_size as u64) != h.blocks as u64 {
+        for (range, what) in [(68..72, "68..72"), (140..144, "140..144")] {
+            if b[range].iter().any(|&x| x != 0) {
+                return Err(corrupt(
+                    path,
+                    format!("reserved header bytes {what} are not zero"),
+                ));
+            }
+        }
+        let total = h
+            .positions
+            .checked_mul(2)
+            .ok_or_else(|| corrupt(path, format!("{} positions is out of range", h.positions)))?;
+        if h.block_size == 0 || h.block_size > MAX_BLOCK_SIZE {
+            return Err(corrupt(
+                path,
+                format!("block size {} out of range", h.block_size),
+            ));
+        }
+        if total.div_ceil(h.block_size as u64) != h.blocks as u64 {
             return Err(corrupt(
                 path,
                 "block count does not match positions and block size",
@@ -314,7 +334,18 @@ fn compress_blocks(
         .collect()
 }
 
-/// Write the WDL and DTM files of a table (atomically: temporary file, then rename).
+/// A temporary name beside `path`, unique to this process and call (so that two writers of
+/// one folder never share one): `NAME.EXT.PID-N.tmp`.
+pub fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}-{n}.tmp", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Write the WDL and DTM files of a table (atomically: temporary file, then rename; the
+/// temporary file is removed on any error).
 pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
     let material = &table.material;
     let values = &table.values;
@@ -395,17 +426,25 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
         crc.update(&dict);
         let mut hb = hb;
         LE::write_u32(&mut hb[136..140], crc.finalize());
-        let tmp = path.with_extension(format!("{}.tmp", metric.extension()));
-        let mut f = fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
-        f.write_all(&hb).map_err(|e| io(&tmp, e))?;
-        f.write_all(&offsets).map_err(|e| io(&tmp, e))?;
-        f.write_all(&dict).map_err(|e| io(&tmp, e))?;
-        for b in &blocks {
-            f.write_all(b).map_err(|e| io(&tmp, e))?;
+        let tmp = temp_path(&path);
+        let write = || -> std::io::Result<()> {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(&hb)?;
+            f.write_all(&offsets)?;
+            f.write_all(&dict)?;
+            for b in &blocks {
+                f.write_all(b)?;
+            }
+            f.sync_all()
+        };
+        if let Err(e) = write() {
+            let _ = fs::remove_file(&tmp);
+            return Err(io(&tmp, e));
         }
-        f.sync_all().map_err(|e| io(&tmp, e))?;
-        drop(f);
-        fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        if let Err(e) = fs::rename(&tmp, &path) {
+            let _ = fs::remove_file(&tmp);
+            return Err(io(&path, e));
+        }
         let size = HEADER_SIZE as u64 + offsets.len() as u64 + dict.len() as u64 + off;
         match metric {
             Metric::Wdl => written.wdl_bytes = size,

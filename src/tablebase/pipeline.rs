@@ -55,6 +55,8 @@ pub struct GenSummary {
     pub gen_peak_rss: u64,
     /// File sizes.
     pub written: Written,
+    /// Why files that were there were not kept (missing files are not mentioned).
+    pub replaced: Option<String>,
 }
 
 /// Peak resident set of this process (VmHWM), in bytes.
@@ -164,46 +166,53 @@ pub fn load_table(dir: &Path, m: &Material, verdicts: bool) -> Result<Table, TbE
 pub enum FilesState {
     /// No files (or not both).
     Missing,
-    /// Both files with valid headers for this index, of this rule set.
+    /// Both files whole (every block checked) for this index, of this rule set.
     Valid(RuleSet),
     /// Files that cannot be used (the reason).
     Invalid(String),
 }
 
-/// The state of the files of `m` in `dir` (headers checked, not the data).
-pub fn files_state(dir: &Path, m: &Material) -> FilesState {
-    let index = match PlacementIndex::new(*m) {
-        Ok(i) => i,
-        Err(e) => return FilesState::Invalid(e.to_string()),
-    };
+/// Check both files of `m` whole: headers for this index, one rule set, and every block
+/// (decompressed, its checksum and length checked). The error says what is wrong with which
+/// file.
+pub fn check_files(dir: &Path, m: &Material) -> Result<RuleSet, String> {
+    let index = PlacementIndex::new(*m).map_err(|e| e.to_string())?;
     let mut rules = Vec::new();
     for metric in [Metric::Wdl, Metric::Dtm] {
-        let path = table_path(dir, m, metric);
-        if !path.exists() {
-            return FilesState::Missing;
+        let f = TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
+            .map_err(|e| e.to_string())?;
+        if f.header.positions != index.size() {
+            return Err(format!(
+                "{}: {} positions per side, the index has {}",
+                f.path.display(),
+                f.header.positions,
+                index.size()
+            ));
         }
-        match TableFile::open(&path, Some((*m, metric))) {
-            Ok(f) if f.header.positions == index.size() => rules.push(f.header.rules),
-            Ok(f) => {
-                return FilesState::Invalid(format!(
-                    "{}: {} positions per side, the index has {}",
-                    path.display(),
-                    f.header.positions,
-                    index.size()
-                ))
-            }
-            Err(e) => return FilesState::Invalid(e.to_string()),
-        }
+        f.read_all().map_err(|e| e.to_string())?;
+        rules.push(f.header.rules);
     }
     if rules[0] != rules[1] {
-        return FilesState::Invalid(format!("{m}: the WDL and DTM files differ in rule set"));
+        return Err(format!("{m}: the WDL and DTM files differ in rule set"));
     }
-    FilesState::Valid(rules[0])
+    Ok(rules[0])
 }
 
-/// True when both files of `m` exist with valid headers for this index.
+/// The state of the files of `m` in `dir` (see [`check_files`]).
+pub fn files_state(dir: &Path, m: &Material) -> FilesState {
+    let present = [Metric::Wdl, Metric::Dtm]
+        .iter()
+        .any(|&metric| table_path(dir, m, metric).exists());
+    match check_files(dir, m) {
+        Ok(r) => FilesState::Valid(r),
+        Err(_) if !present => FilesState::Missing,
+        Err(e) => FilesState::Invalid(e),
+    }
+}
+
+/// True when both files of `m` exist and are whole (see [`check_files`]).
 pub fn files_valid(dir: &Path, m: &Material) -> bool {
-    matches!(files_state(dir, m), FilesState::Valid(_))
+    check_files(dir, m).is_ok()
 }
 
 /// Summary of an in-memory table.
@@ -229,6 +238,7 @@ pub fn summarize(
         peak_rss: peak_rss(),
         gen_peak_rss,
         written,
+        replaced: None,
     }
 }
 
@@ -265,8 +275,9 @@ pub fn generate_set(
         })
     };
     for (i, m) in order.iter().enumerate() {
-        match files_state(dir, m) {
-            FilesState::Valid(r) if r == opts.rules => {
+        let state = files_state(dir, m);
+        match &state {
+            FilesState::Valid(r) if *r == opts.rules => {
                 let s = GenSummary {
                     material: *m,
                     skipped: true,
@@ -277,6 +288,7 @@ pub fn generate_set(
                     peak_rss: peak_rss(),
                     gen_peak_rss: 0,
                     written: Written::default(),
+                    replaced: None,
                 };
                 report(&s);
                 out.push(s);
@@ -286,7 +298,7 @@ pub fn generate_set(
                 return Err(TbError::RulesInFolder {
                     material: *m,
                     dir: dir.display().to_string(),
-                    found: r,
+                    found: *r,
                     wanted: opts.rules,
                 });
             }
@@ -307,11 +319,22 @@ pub fn generate_set(
         let table = generate(*m, &set, opts)?;
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = write_files(dir, &table).map_err(|e| TbError::Corrupt {
-            path: dir.display().to_string(),
-            reason: e.to_string(),
+        let written = write_files(dir, &table).map_err(|e| match e {
+            super::file::FileError::Io { path, source } => TbError::Io {
+                path: format!("writing table {m}: {path}"),
+                source,
+            },
+            other => TbError::Corrupt {
+                path: format!("writing table {m}"),
+                reason: other.to_string(),
+            },
         })?;
-        let s = summarize(&table, seconds, gen_peak, written, false);
+        let mut s = summarize(&table, seconds, gen_peak, written, false);
+        s.replaced = match state {
+            FilesState::Valid(r) => Some(format!("it followed rule set {r}")),
+            FilesState::Invalid(why) => Some(why),
+            FilesState::Missing => None,
+        };
         report(&s);
         out.push(s);
         if needed_by_later(i, m) {

@@ -205,6 +205,10 @@ impl Tablebases {
                 }
             }
         };
+        if let Err(ProbeError::Missing { .. }) = opened {
+            // not remembered: the table may be generated while this program runs
+            return opened;
+        }
         self.open
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -326,7 +330,7 @@ impl Tablebases {
             // a ruling's permitted moves are those into positions decided before its round
             let forbidden = here
                 .ruling
-                .filter(|_| !capture && !(after.wdl == Wdl::Win && after.order < here.order));
+                .filter(|_| !(capture || (after.wdl == Wdl::Win && after.order < here.order)));
             out.push(MoveOutcome {
                 mv: m,
                 wdl: w.flip(),

@@ -295,6 +295,9 @@ fn both_attack(m: Material) -> bool {
     })
 }
 
+/// A drawn position for the trap check: index, forced to check, in check, drawn successors.
+type TrapRow = (usize, bool, bool, Vec<(usize, usize)>);
+
 /// The largest set of drawn positions whose side to move must check perpetually (see the
 /// module documentation); a non-empty remainder is a missed ruling.
 fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
@@ -312,7 +315,7 @@ fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
     let mut in_check = vec![vec![false; n]; 2];
     let mut succ: Vec<Vec<Vec<(usize, usize)>>> = vec![vec![Vec::new(); n]; 2];
     for s in 0..2 {
-        let rows: Vec<(usize, bool, bool, Vec<(usize, usize)>)> = (0..n)
+        let rows: Vec<TrapRow> = (0..n)
             .into_par_iter()
             .filter(|&i| draw(s, i))
             .filter_map(|i| {

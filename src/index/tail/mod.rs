@@ -173,7 +173,7 @@ pub(crate) fn mirror_sq(s: u8) -> u8 {
 /// Left-right mirror image of a board mask.
 #[inline(always)]
 pub(crate) fn mirror_mask(m: u128) -> u128 {
-    Bitboard(m).mirror().0
+    Bitboard::from_bits(m).mirror().bits()
 }
 
 impl Tail {

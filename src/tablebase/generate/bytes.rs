@@ -84,8 +84,13 @@ impl Bytes {
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
         let pattern = ONES * v as u64;
         let words = self.words();
-        for w in start / 8..end.div_ceil(8) {
-            let x = words[w].load(Relaxed) ^ pattern;
+        for (w, word) in words
+            .iter()
+            .enumerate()
+            .take(end.div_ceil(8))
+            .skip(start / 8)
+        {
+            let x = word.load(Relaxed) ^ pattern;
             let mut hits = x.wrapping_sub(ONES) & !x & HIGHS;
             while hits != 0 {
                 let b = (hits.trailing_zeros() / 8) as usize;

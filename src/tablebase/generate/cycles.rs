@@ -657,7 +657,7 @@ impl Gen<'_> {
         let n = self.size();
         let mut t: u8 = 0;
         loop {
-            let x = if t % 2 == 0 { loser } else { !loser };
+            let x = if t.is_multiple_of(2) { loser } else { !loser };
             self.assigned.store(0, Relaxed);
             let stamp = t
                 .checked_add(1)
@@ -669,7 +669,7 @@ impl Gen<'_> {
                     let v = val.get(i);
                     let frontier = v & code::OPEN == 0
                         && code::order(v) == order
-                        && if t % 2 == 0 {
+                        && if t.is_multiple_of(2) {
                             code::is_loss(v)
                         } else {
                             code::is_win(v)
@@ -726,7 +726,10 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
         g.reset_flags();
         g.clean_up();
         if std::env::var_os("XQDB_PHASES").is_some() {
-            eprintln!("  round {order}: clean-up {:.2} s", t.elapsed().as_secs_f64());
+            eprintln!(
+                "  round {order}: clean-up {:.2} s",
+                t.elapsed().as_secs_f64()
+            );
         }
         g.check_fault()?;
         for root in Color::ALL {

@@ -565,7 +565,7 @@ impl Gen<'_> {
                     }
                     for (k, &v) in chunk.iter().enumerate() {
                         if v == level {
-                            let loss = level % 2 == 0;
+                            let loss = level.is_multiple_of(2);
                             self.retro_sub(sub, (start + k) as u64, loss, stamp, mode);
                         }
                     }
