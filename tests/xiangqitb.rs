@@ -133,6 +133,7 @@ fn krkn_dtm_differences() {
 
 #[test]
 #[ignore = "diagnostics: XQDB_CMP0 and XQDB_CMP1 folders of one table under rule sets 0 and 1"]
+#[allow(clippy::needless_range_loop)]
 fn dtm_of_plain_positions_under_both_rule_sets() {
     let (Some(a), Some(b), Some(m)) = (
         std::env::var_os("XQDB_CMP0"),
