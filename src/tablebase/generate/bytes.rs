@@ -133,7 +133,32 @@ impl Bits {
 
     #[inline(always)]
     pub fn set(&self, i: usize) {
-        self.words[i >> 6].fetch_or(1 << (i & 63), Relaxed);
+        let w = &self.words[i >> 6];
+        let bit = 1 << (i & 63);
+        // most marks find the bit set already: test first, keep the line shared
+        if w.load(Relaxed) & bit == 0 {
+            w.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Number of 64-bit words.
+    pub fn words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Take word `w` (its bits are cleared).
+    #[inline(always)]
+    pub fn take(&self, w: usize) -> u64 {
+        if self.words[w].load(Relaxed) == 0 {
+            0
+        } else {
+            self.words[w].swap(0, Relaxed)
+        }
+    }
+
+    /// True when no bit is set.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| w.load(Relaxed) == 0)
     }
 }
 

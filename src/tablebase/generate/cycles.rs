@@ -67,10 +67,12 @@
 //! This is the rule as the largest public Xiangqi tablebase applies it (its WDL agrees with
 //! ours on every reference position); the finer points of [`Pass`] follow its behaviour.
 
+use super::bytes::Bits;
 use super::{code, Gen, Mode, CHUNK};
 use crate::board::rules::{escape_targets, escaping_moves, gives_check, new_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, Position};
 use crate::tablebase::table::TbError;
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -98,6 +100,19 @@ enum Pass {
     Two,
     /// Mutual chases are also undone when the other side has a chasing escape of its own.
     Three,
+}
+
+/// Indices to examine in the next clean-up sweep of each kind.
+struct Dirty {
+    lose: Bits,
+    win: Bits,
+}
+
+impl Dirty {
+    fn mark(&self, i: usize) {
+        self.lose.set(i);
+        self.win.set(i);
+    }
 }
 
 /// What one move of a position reaches, for the clean-up.
@@ -227,20 +242,27 @@ impl Gen<'_> {
         }
     }
 
-    /// One clean-up sweep over both sides: `lose` examines the `CL`/`ZL` flags, otherwise
-    /// the `CW`/`ZW` flags. True when a flag changed.
-    fn sweep(&self, lose: bool, pass: Pass) -> bool {
-        let mut any = false;
-        for side in Color::ALL {
-            let changed = self.each_open(side, |i| {
+    /// One clean-up sweep over both sides, over every open position (`dirty` None) or the
+    /// indices marked in `dirty` (then a position whose flags change marks itself, its
+    /// predecessors and, when a flag its grandparents read changed, theirs, for both kinds of
+    /// sweep): `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. True when
+    /// a flag changed.
+    fn sweep(&self, lose: bool, pass: Pass, dirty: Option<&Dirty>) -> bool {
+        let n = self.size();
+        let any = AtomicBool::new(false);
+        let want = if lose { CL | ZL } else { CW | ZW };
+        let visit = |i: usize| {
+            for side in Color::ALL {
+                if !self.is_open(side, i) {
+                    continue;
+                }
                 let aux = &self.aux[side.index()];
                 let f = aux.get(i);
-                let want = if lose { CL | ZL } else { CW | ZW };
                 if f & want == 0 {
-                    return false;
+                    continue;
                 }
                 let Some(pos) = self.position(i, side) else {
-                    return false;
+                    continue;
                 };
                 let cd = self.capture_draw(side, i);
                 let g = if lose {
@@ -250,29 +272,109 @@ impl Gen<'_> {
                 };
                 if g != f {
                     aux.set(i, g);
-                    true
-                } else {
-                    false
+                    if let Some(d) = dirty {
+                        self.changed(i, side, f ^ g, d);
+                    }
+                    any.store(true, Relaxed);
                 }
-            });
-            any |= changed;
+            }
+        };
+        match dirty {
+            None => (0..self.chunks()).into_par_iter().for_each(|c| {
+                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    visit(i);
+                }
+            }),
+            Some(d) => {
+                let todo = if lose { &d.lose } else { &d.win };
+                (0..todo.words()).into_par_iter().for_each(|w| {
+                    let mut bits = todo.take(w);
+                    while bits != 0 {
+                        let i = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if i < n {
+                            visit(i);
+                        }
+                    }
+                });
+            }
         }
-        any
+        any.load(Relaxed)
+    }
+
+    /// Mark for re-examination what reads the flags of position `i` (side `x`) that just
+    /// changed by `delta`.
+    fn changed(&self, i: usize, x: Color, delta: u8, dirty: &Dirty) {
+        dirty.mark(i);
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        if self.predecessors(i as u64, x, &mut preds).is_none() {
+            return;
+        }
+        // grandparents read a position's ZW, ZL and CW (the chaser's replies, the checked
+        // side's other chases)
+        let far = delta & (ZW | ZL | CW) != 0;
+        for &q in &preds {
+            dirty.mark(q as usize);
+            if far {
+                let mut pp: ArrayVec<u64, 512> = ArrayVec::new();
+                if self.predecessors(q, !x, &mut pp).is_some() {
+                    for &r in &pp {
+                        dirty.mark(r as usize);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Run a clean-up pass to its fixpoint with full sweeps: until a sweep of each kind in a
+    /// row changes nothing.
+    fn settle_full(&self, pass: Pass) {
+        let mut lose = true;
+        let mut quiet = 0;
+        while quiet < 2 {
+            if self.sweep(lose, pass, None) {
+                quiet = 0;
+            } else {
+                quiet += 1;
+            }
+            lose = !lose;
+        }
+    }
+
+    /// Run a clean-up pass to its fixpoint over the marked indices (and what their changes
+    /// mark): sweeps of both kinds until nothing is marked.
+    fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
+        let mut lose = true;
+        while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
+            self.sweep(lose, pass, Some(dirty));
+            lose = !lose;
+        }
+    }
+
+    /// Mark every index with a position that carries both sides of a flag pair.
+    fn mark_mutual(&self, dirty: &Dirty) {
+        for side in Color::ALL {
+            self.each_open(side, |i| {
+                let f = self.aux[side.index()].get(i);
+                if (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0) {
+                    dirty.mark(i);
+                }
+                false
+            });
+        }
     }
 
     /// Step 2 of a round: the clean-up fixpoint.
-    fn clean_up(&self) {
-        let run = |pass: Pass| {
-            let mut n = 1;
-            let mut found = false;
-            while n <= 2 || found {
-                found = self.sweep(n % 2 == 1, pass);
-                n += 1;
-            }
-        };
-        for pass in [Pass::One, Pass::Two, Pass::Three] {
-            run(pass);
-        }
+    ///
+    /// The strength [`Pass::One`] is not run: its flag removals are a subset of those of
+    /// [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
+    /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
+    /// only decide differently where a position carries both sides of a flag pair, so it
+    /// starts from those; the final [`Pass::Two`] from what changed since and from those.
+    fn clean_up(&self, dirty: &Dirty) {
+        self.settle_full(Pass::Two);
+        self.mark_mutual(dirty);
+        self.settle_marked(Pass::Three, dirty);
         // mutual flags left: neither side is the sole violator
         let mut mutual = false;
         for side in Color::ALL {
@@ -288,6 +390,7 @@ impl Gen<'_> {
                 }
                 if f != before {
                     aux.set(i, f);
+                    self.changed(i, side, f ^ before, dirty);
                     true
                 } else {
                     false
@@ -295,7 +398,8 @@ impl Gen<'_> {
             });
         }
         if mutual {
-            run(Pass::Two);
+            self.mark_mutual(dirty);
+            self.settle_marked(Pass::Two, dirty);
         }
     }
 
@@ -709,6 +813,10 @@ fn common_target(pos: &Position, moves: &[Move], target: Bitboard) -> bool {
 pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
     let pb = super::progress(0, "repetition rules", show);
     pb.set_prefix(g.material.to_string());
+    let dirty = Dirty {
+        lose: Bits::new(g.size()),
+        win: Bits::new(g.size()),
+    };
     let t = std::time::Instant::now();
     g.mark();
     if std::env::var_os("XQDB_PHASES").is_some() {
@@ -724,7 +832,7 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
         pb.set_message(format!("round {order}"));
         let t = std::time::Instant::now();
         g.reset_flags();
-        g.clean_up();
+        g.clean_up(&dirty);
         if std::env::var_os("XQDB_PHASES").is_some() {
             eprintln!(
                 "  round {order}: clean-up {:.2} s",

@@ -435,17 +435,23 @@ impl Gen<'_> {
     /// Un-move the position `i` (side `x` to move, decided with code `c`) into its
     /// predecessors in this table.
     fn retro_own(&self, i: u64, x: Color, c: u8, stamp: u8, mode: Mode) {
-        let Ok(pieces) = self.index.unrank_pieces(i) else {
-            return;
-        };
-        let Ok(pos) = Position::from_pieces(&pieces, x) else {
-            return;
-        };
-        let y = !x;
-        let occ = pos.occupied();
-        let occ_bits = occ.into_iter().fold(0u128, |a, s| a | s.bit());
-        let ctx = self.index.prepare_tail(&pieces);
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        let Some(dedupe) = self.predecessors(i, x, &mut preds) else {
+            return;
+        };
+        let hit = (code::is_loss(c), c, stamp);
+        self.emit_all(&mut preds, dedupe, !x, hit, mode);
+    }
+
+    /// The indices of the predecessors in this table (the other side to move) of the
+    /// position `i` with `x` to move, into `preds`; Some(true) when two of them may be one
+    /// position (a nearly symmetric position), None for an undecodable index.
+    fn predecessors(&self, i: u64, x: Color, preds: &mut ArrayVec<u64, 512>) -> Option<bool> {
+        let pieces = self.index.unrank_pieces(i).ok()?;
+        let pos = Position::from_pieces(&pieces, x).ok()?;
+        let y = !x;
+        let occ_bits = pos.occupied().bits();
+        let ctx = self.index.prepare_tail(&pieces);
         for (k, &(p, b)) in pieces.iter().enumerate() {
             if p.color != y {
                 continue;
@@ -473,8 +479,7 @@ impl Gen<'_> {
                 }
             }
         }
-        let hit = (code::is_loss(c), c, stamp);
-        self.emit_all(&mut preds, asymmetry(&pos) <= 4, y, hit, mode);
+        Some(asymmetry(&pos) <= 4)
     }
 
     /// Un-capture the position `j` of a smaller table into this table.
@@ -492,7 +497,7 @@ impl Gen<'_> {
             return;
         };
         let y = !x;
-        let occ_bits = pos.occupied().into_iter().fold(0u128, |a, s| a | s.bit());
+        let occ_bits = pos.occupied().bits();
         let room = reachable(x, sub.captured.role);
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         for (k, &(p, b)) in pieces.iter().enumerate() {
