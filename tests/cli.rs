@@ -1,5 +1,7 @@
 //! The binary: exit codes and one-line errors.
 
+mod common;
+use common::temp_dir;
 use std::process::Command;
 
 fn xqdb(args: &[&str]) -> (bool, String, String) {
@@ -63,8 +65,8 @@ fn count_one_material() {
 
 #[test]
 fn gen_verify_probe_info_on_a_small_table() {
-    let dir = std::env::temp_dir().join(format!("xqdb-cli-tb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = temp_dir("cli-tb");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     let (ok, out, err) = xqdb(&["gen", "KKR", "--tables", d, "--threads", "2"]);
     assert!(ok, "{err}");
@@ -101,13 +103,12 @@ fn gen_verify_probe_info_on_a_small_table() {
     assert!(!ok && err.contains("xqdb gen KNK"), "{err}");
     // a table whose values were tampered with fails verification
     let m: xqdb::index::Material = "KRK".parse().unwrap();
-    let mut t = xqdb::tablebase::pipeline::load_table(&dir, &m).unwrap();
+    let mut t = xqdb::tablebase::pipeline::load_table(dir, &m).unwrap();
     let i = t.values[0].iter().position(|&v| v == 3).unwrap();
     t.values[0][i] = 5;
-    xqdb::tablebase::file::write_files(&dir, &m, &t.values).unwrap();
+    xqdb::tablebase::file::write_files(dir, &m, &t.values).unwrap();
     let (ok, out, err) = xqdb(&["verify", "KRK", "--tables", d]);
     assert!(!ok, "{out}");
     assert!(out.contains("mismatch: stored 5 derived 3"), "{out}");
     assert!(err.contains("disagree"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
