@@ -6,8 +6,8 @@
 //! index gets an error naming the other material or the piece the index cannot place.
 
 use super::bucket::{bucket, Bucketed};
+use super::masks::{bits, mask};
 use super::placement::{IndexError, PieceList, PlacementIndex};
-use super::tail::bits;
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 
 impl PlacementIndex {
@@ -174,7 +174,7 @@ impl PlacementIndex {
         for c in Color::ALL {
             for r in Role::ALL {
                 let k = Piece::new(c, r).index();
-                let bb = pos.pieces(c, r).0;
+                let bb = mask(pos.pieces(c, r));
                 counts_ok &= bb.count_ones() == self.counts[k] as u32;
                 b.all |= bb;
                 for s in bits(bb) {

@@ -17,20 +17,24 @@ macro_rules! by_groups {
     };
 }
 
-pub mod binomial;
+mod binomial;
 mod bucket;
 pub mod count;
-pub mod div;
 mod espace;
 mod forms;
-pub mod half;
+mod half;
 mod kinds;
+mod masks;
 mod material;
 mod pairs;
 mod placement;
 mod plain;
 mod split;
-pub mod tail;
+mod tail;
 
 pub use material::{Material, MaterialError, WRITE_ORDER};
 pub use placement::{IndexError, PieceList, PlacementIndex, TailCtx};
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;

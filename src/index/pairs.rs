@@ -22,11 +22,11 @@
 //! of the material: the general path then names the error.
 
 use super::bucket::Own;
-use super::div::Div32;
 use super::espace;
+use super::masks::{below, mirror_sq, LEFT_FILES};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
-use super::tail::{below, mirror_sq, Region, LEFT_FILES};
+use super::tail::Region;
 use crate::board::{Color, Piece, Role, Square};
 use std::fmt;
 use strength_reduce::StrengthReducedU64;
@@ -97,10 +97,8 @@ pub(super) struct PairRows {
     /// Per stretch `q` of `width` indexes (from `q · width`): the row whose block holds its
     /// first index.
     slot: Box<[u32]>,
-    /// The length of a stretch (the shortest block), to divide by: in 32 bits when the
-    /// split's size is below 2^32.
+    /// The length of a stretch (the shortest block), to divide by.
     width: StrengthReducedU64,
-    width32: Div32,
 }
 
 impl fmt::Debug for PairRows {
@@ -156,8 +154,6 @@ impl PairRows {
             starts: starts.into(),
             slot,
             width: StrengthReducedU64::new(width),
-            // used only when the split is below 2^32, and then so is its shortest block
-            width32: Div32::new(width.min(u32::MAX as u64) as u32),
         };
         if lr.len_pieces() == 1 && lb.len_pieces() == 1 {
             let mut kings = Box::new([NO_ROW; KINGS * KINGS]);
@@ -318,11 +314,7 @@ impl PairRows {
         total: usize,
         out: &mut PieceList,
     ) -> bool {
-        let q = if split.small {
-            self.width32.quot(x as u32) as usize
-        } else {
-            (x / self.width) as usize
-        };
+        let q = (x / self.width) as usize;
         let Some(&r) = self.slot.get(q) else {
             return false;
         };
