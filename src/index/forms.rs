@@ -11,23 +11,6 @@ use super::placement::{IndexError, PieceList, PlacementIndex};
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 
 impl PlacementIndex {
-    /// The index has tables per pair of own-half placements (see [`super::pairs`]).
-    #[cfg(test)]
-    pub(super) fn has_pair_rows(&self) -> bool {
-        self.splits.iter().any(|s| s.pairs.is_some())
-    }
-
-    /// [`PlacementIndex::unrank`] without the pair tables (`index` in range).
-    #[cfg(test)]
-    pub(super) fn unrank_general(&self, index: u64) -> Setup {
-        let mut setup = Setup::empty();
-        assert!(
-            self.unrank_visit(index, |_, p, s| setup.put(s, p)),
-            "in range"
-        );
-        setup
-    }
-
     /// Index of a placement (its mirror image has the same index).
     pub fn rank(&self, setup: &Setup) -> Result<u64, IndexError> {
         let b = bucket(

@@ -552,6 +552,24 @@ impl HalfList {
 mod tests {
     use super::*;
 
+    /// The one-read lookup of a lone king gives what the raw code gives, for every byte.
+    #[test]
+    fn lone_king_lookup_equals_the_raw_code() {
+        let l = HalfList::get(0, 0, 0);
+        let none = || std::iter::empty();
+        for c in Color::ALL {
+            for k in 0..=255u8 {
+                let raw = l.raw_squares(c, k, none(), none(), none());
+                assert_eq!(
+                    l.find_king(c, k),
+                    Some(raw.and_then(|r| l.find(r))),
+                    "{c:?} {k}"
+                );
+            }
+        }
+        assert_eq!(HalfList::get(1, 0, 0).find_king(Color::Red, 4), None);
+    }
+
     #[test]
     fn kings_alone() {
         let l = HalfList::get(0, 0, 0);

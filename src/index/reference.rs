@@ -465,6 +465,40 @@ impl Reference {
         self.size
     }
 
+    /// The first index and the size of each split.
+    pub(super) fn splits(&self) -> Vec<(u64, u64)> {
+        let ends = self
+            .splits
+            .iter()
+            .skip(1)
+            .map(|s| s.offset)
+            .chain([self.size]);
+        self.splits
+            .iter()
+            .zip(ends)
+            .map(|(s, e)| (s.offset, e - s.offset))
+            .collect()
+    }
+
+    /// The first index and the size of every block whose own halves are both symmetric
+    /// (the folded tails).
+    pub(super) fn folded_blocks(&self) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        for split in &self.splits {
+            let mut x = split.offset;
+            for (ir, &r) in split.entries[0].list.iter().enumerate() {
+                for b in split.black_choices(ir) {
+                    let size = split.pair_size(r, b);
+                    if r == r.mirror() && b == b.mirror() {
+                        out.push((x, size));
+                    }
+                    x += size;
+                }
+            }
+        }
+        out
+    }
+
     /// The index of a placement; None when it has another material or a piece stands
     /// where the index cannot place it.
     pub(super) fn rank(&self, pieces: &[(Piece, Square)]) -> Option<u64> {
