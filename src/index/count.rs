@@ -9,7 +9,7 @@
 //!   of points still empty.
 //! * [`total_by_materials`]: the sum over every material the rules allow of that material's
 //!   placement count ([`material_placements`]), which counts the own-half pieces by explicit
-//!   enumeration of their joint placements ([`super::half::HalfList`]).
+//!   enumeration of their joint placements (`half.rs`).
 
 use super::binomial::binom_u128;
 use super::half::{own_points, HalfList};

@@ -207,7 +207,7 @@ fn point_tables(color: Color) -> PointTables {
         t.advisor[s] = number(own.advisor, red);
         t.elephant[s] = number(own.elephant, red);
         if own.pawn & red.bit() != 0 {
-            t.pawn[s] = red.file() / 2 | (red.rank() - 3) << 3;
+            t.pawn[s] = (red.file() / 2) | ((red.rank() - 3) << 3);
         }
     }
     t
