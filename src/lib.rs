@@ -1,9 +1,19 @@
 //! xqdb: Xiangqi (Chinese chess) rules, endgame tablebases, opening books and an engine.
 //!
-//! Module map:
-//! * [`board`]: squares, bitboards, pieces, positions, FEN, legal moves, Zobrist keys.
+//! Module map (each module depends only on those above it):
+//! * [`paths`]: default folders (`XQDB_HOME`).
+//! * [`board`]: squares, bitboards, pieces, setups and positions, FEN, legal moves and
+//!   un-moves, Zobrist keys, move notation.
+//! * [`index`]: material signatures, the placement index of the tablebases, exact counts.
+//! * [`tablebase`]: retrograde generation, table files, probing, verification.
+//! * [`records`]: game records (PGN in any notation and encoding, XQF).
+//! * [`book`]: opening books built from game records.
+//! * [`engine`]: evaluation, search, UCI and UCCI; uses books and tablebases.
+//! * [`arena`]: matches between engines, adjudicated by the rules and the tablebases.
 //! * [`display`]: terminal rendering of positions.
 //! * [`ffi`]: the C API (`libxqdb.so`, `libxqdb.a`, header `include/xqdb.h`).
+//!
+//! The command line (`src/main.rs`, `src/cli/`) sits on top of them.
 
 #![warn(missing_docs)]
 

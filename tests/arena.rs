@@ -1,16 +1,11 @@
 //! Engine matches: self-play, determinism, tablebase adjudication, faulty engines.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::temp_dir;
+use std::path::Path;
 use xqdb::arena::process::EngineSpec;
 use xqdb::arena::{run_match, MatchConfig, MatchGame, Openings, TimeControl};
 use xqdb::records::GameResult;
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xqdb-arena-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn xqdb(home: &Path) -> EngineSpec {
     // the engine reads books/ and tables/ under XQDB_HOME; run it through env for that
@@ -45,14 +40,15 @@ fn config(
 
 #[test]
 fn self_play_at_fixed_nodes_is_clean_and_the_same_seed_gives_the_same_games() {
-    let home = tmp("self");
+    let dir = temp_dir("arena-self");
+    let home = dir.path();
     xqdb::book::build_default(&home.join("books/default.xqb")).unwrap();
     let openings = Openings::Book {
         path: home.join("books/default.xqb"),
         plies: 4,
     };
     let mut cfg = config(
-        [xqdb(&home), xqdb(&home)],
+        [xqdb(home), xqdb(home)],
         TimeControl::Nodes(1500),
         4,
         openings,
@@ -99,7 +95,8 @@ fn self_play_at_fixed_nodes_is_clean_and_the_same_seed_gives_the_same_games() {
 
 #[test]
 fn games_that_reach_a_tablebase_material_end_at_once_with_its_result() {
-    let home = tmp("tb");
+    let dir = temp_dir("arena-tb");
+    let home = dir.path();
     let tables = home.join("tables");
     xqdb::tablebase::pipeline::generate_set(
         &["KRK".parse().unwrap()],
@@ -110,7 +107,7 @@ fn games_that_reach_a_tablebase_material_end_at_once_with_its_result() {
     )
     .unwrap();
     let mut cfg = config(
-        [xqdb(&home), xqdb(&home)],
+        [xqdb(home), xqdb(home)],
         TimeControl::Nodes(1000),
         2,
         Openings::Fens(vec!["3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1".into()]),
@@ -148,13 +145,14 @@ fn fault_games(spec: EngineSpec, home: &Path) -> Vec<MatchGame> {
 
 #[test]
 fn illegal_moves_crashes_and_hangs_lose_and_the_match_goes_on() {
-    let home = tmp("faults");
+    let dir = temp_dir("arena-faults");
+    let home = dir.path();
     for (name, on_go, reason) in [
         ("illegal", "echo 'bestmove e0e2'", "illegal move"),
         ("crash", "exit 3", "crashed"),
         ("hang", ":", "hung"),
     ] {
-        let games = fault_games(fake(&home, name, on_go), &home);
+        let games = fault_games(fake(home, name, on_go), home);
         assert_eq!(games.len(), 2, "{name}");
         for g in &games {
             assert_eq!(g.score0(), 0.0, "{name}: {}", g.termination);
@@ -167,7 +165,8 @@ fn illegal_moves_crashes_and_hangs_lose_and_the_match_goes_on() {
 /// a corrupt book silently became no book and a bad FEN the start position.
 #[test]
 fn a_match_that_cannot_be_played_is_an_error_before_any_game() {
-    let home = tmp("refuse");
+    let dir = temp_dir("arena-refuse");
+    let home = dir.path().to_path_buf();
     let missing = EngineSpec {
         cmd: "/no/such/engine".into(),
         args: Vec::new(),

@@ -1,9 +1,9 @@
 //! Opening books: the shared games, mirror invariance, thread independence, merge, files.
 
 mod common;
-use common::shared;
+use common::{rng, shared, shared_if_present, temp_dir};
 use std::path::PathBuf;
-use xqdb::board::{Position, Square};
+use xqdb::board::Position;
 use xqdb::book::{
     build, build_default, games_from_text, merge, write, Book, BookOptions, PickMode, Weighting,
     DEFAULT_OPENINGS,
@@ -11,6 +11,7 @@ use xqdb::book::{
 use xqdb::records::collection::read_collection;
 use xqdb::records::Game;
 
+/// A file name in the system's temporary folder, unique to this process.
 fn tmp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("xqdb-book-{}-{name}", std::process::id()))
 }
@@ -25,7 +26,7 @@ fn games_of(paths: &[PathBuf]) -> Vec<Game> {
 fn sample_games() -> Vec<Game> {
     let (mut games, skipped) = games_from_text(DEFAULT_OPENINGS, "openings");
     assert_eq!(skipped, 0);
-    if let Some(w) = shared("wukong") {
+    if let Some(w) = shared_if_present("wukong") {
         games.extend(games_of(&[w]));
     }
     games
@@ -33,22 +34,20 @@ fn sample_games() -> Vec<Game> {
 
 fn book_bytes(games: &[Game], opts: &BookOptions, name: &str) -> Vec<u8> {
     let (entries, s) = build(games, opts);
-    let p = tmp(name);
+    let dir = temp_dir("book");
+    let p = dir.path().join(name);
     write(&p, &entries, opts, s.games_used).unwrap();
-    let b = std::fs::read(&p).unwrap();
-    let _ = std::fs::remove_file(&p);
-    b
+    std::fs::read(&p).unwrap()
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn the_shared_games_open_with_the_central_cannon_and_every_book_move_is_legal() {
-    let Some(ccpd) = shared("ccpd/ccpd-games.pgn") else {
-        return;
-    };
-    let games = games_of(&[ccpd]);
+    let games = games_of(&[shared("ccpd/ccpd-games.pgn")]);
     let opts = BookOptions::default();
     let (entries, _) = build(&games, &opts);
-    let p = tmp("ccpd");
+    let dir = temp_dir("book");
+    let p = dir.path().join("ccpd.xqb");
     write(&p, &entries, &opts, games.len() as u64).unwrap();
     let book = Book::open(&p).unwrap();
     let start = Position::startpos();
@@ -78,7 +77,6 @@ fn the_shared_games_open_with_the_central_cannon_and_every_book_move_is_legal() 
         }
     }
     assert!(checked > 10_000);
-    let _ = std::fs::remove_file(&p);
 }
 
 /// A collection and its mirror image give the same book up to orientation: every position
@@ -192,7 +190,7 @@ fn the_book_shows_the_orientation_the_games_played() {
 #[test]
 fn one_and_two_threads_give_byte_identical_books() {
     let mut games = sample_games();
-    if let Some(p) = shared("ccpd/ccpd-openings.pgn") {
+    if let Some(p) = shared_if_present("ccpd/ccpd-openings.pgn") {
         games.extend(games_of(&[p]));
     }
     let opts = BookOptions {
@@ -217,9 +215,10 @@ fn merge_equals_a_build_from_the_union() {
         min_games: 1,
         ..BookOptions::default()
     };
+    let dir = temp_dir("book");
     let write_book = |g: &[Game], name: &str| {
         let (entries, s) = build(g, &opts);
-        let p = tmp(name);
+        let p = dir.path().join(name);
         write(&p, &entries, &opts, s.games_used).unwrap();
         p
     };
@@ -228,7 +227,7 @@ fn merge_equals_a_build_from_the_union() {
         write_book(b, "mb"),
         write_book(&games, "mu"),
     );
-    let out = tmp("merged");
+    let out = dir.path().join("merged");
     merge(
         &[&Book::open(&pa).unwrap(), &Book::open(&pb).unwrap()],
         &out,
@@ -236,27 +235,24 @@ fn merge_equals_a_build_from_the_union() {
     )
     .unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&pu).unwrap());
-    for p in [pa, pb, pu, out] {
-        let _ = std::fs::remove_file(p);
-    }
 }
 
 #[test]
 fn the_default_book_answers_the_start_position() {
-    let p = tmp("default.xqb");
+    let dir = temp_dir("book");
+    let p = dir.path().join("default.xqb");
     let s = build_default(&p).unwrap();
     assert!(s.positions > 20);
     let book = Book::open(&p).unwrap();
     let start = Position::startpos();
     let moves = book.moves(&start);
     assert!(["h2e2", "b2e2"].contains(&moves[0].mv.to_string().as_str()));
-    let mut rng = rand::rngs::mock::StepRng::new(0, 0x9E37_79B9_7F4A_7C15);
+    let mut rng = rng(5);
     for _ in 0..20 {
         let m = book.pick(&start, &mut rng, PickMode::Weighted).unwrap();
         assert!(start.is_legal(m));
     }
     assert!(book.moves(&start.after("h2e2".parse().unwrap())).len() >= 2);
-    let _ = std::fs::remove_file(&p);
 }
 
 /// Regression: `book merge` of books with different weightings silently kept the first
@@ -341,7 +337,8 @@ fn reserved_bytes_and_impossible_counts_make_a_book_corrupt() {
 
 #[test]
 fn a_corrupt_book_gives_a_clear_error() {
-    let p = tmp("corrupt.xqb");
+    let dir = temp_dir("book");
+    let p = dir.path().join("corrupt.xqb");
     build_default(&p).unwrap();
     let mut bytes = std::fs::read(&p).unwrap();
     let n = bytes.len();
@@ -355,6 +352,4 @@ fn a_corrupt_book_gives_a_clear_error() {
         .unwrap_err()
         .to_string()
         .contains("not an xqdb book"));
-    let _ = std::fs::remove_file(&p);
-    let _ = Square::E0;
 }

@@ -1,6 +1,7 @@
 //! The binary: exit codes and one-line errors.
 
 mod common;
+use common::temp_dir;
 use std::process::Command;
 
 fn xqdb(args: &[&str]) -> (bool, String, String) {
@@ -69,8 +70,8 @@ fn count_one_material() {
 
 #[test]
 fn gen_verify_probe_info_on_a_small_table() {
-    let dir = std::env::temp_dir().join(format!("xqdb-cli-tb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = temp_dir("cli-tb");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     let (ok, out, err) = xqdb(&["gen", "KKR", "--tables", d, "--threads", "2"]);
     assert!(ok, "{err}");
@@ -117,10 +118,10 @@ fn gen_verify_probe_info_on_a_small_table() {
     assert!(!ok && err.contains("xqdb gen KNK"), "{err}");
     // a table whose values were tampered with fails verification
     let m: xqdb::index::Material = "KRK".parse().unwrap();
-    let mut t = xqdb::tablebase::pipeline::load_table(&dir, &m, false).unwrap();
+    let mut t = xqdb::tablebase::pipeline::load_table(dir, &m, false).unwrap();
     let i = t.values[0].iter().position(|&v| v == 3).unwrap();
     t.values[0][i] = 5;
-    xqdb::tablebase::file::write_files(&dir, &t).unwrap();
+    xqdb::tablebase::file::write_files(dir, &t).unwrap();
     let (ok, out, err) = xqdb(&["verify", "KRK", "--tables", d]);
     assert!(!ok, "{out}");
     assert!(
@@ -128,7 +129,6 @@ fn gen_verify_probe_info_on_a_small_table() {
         "{out}"
     );
     assert!(err.contains("disagree"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Regression: `analyse --hash 1000000` aborted on allocation (exit 134) and

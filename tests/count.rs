@@ -1,5 +1,8 @@
 //! Exact counting: two independent whole-game methods, and per-material figures.
 
+mod common;
+use num_bigint::BigUint;
+use xqdb::board::Setup;
 use xqdb::index::count::{count_material, total_by_dp, total_by_materials, PUBLISHED_2019};
 use xqdb::index::{Material, PlacementIndex};
 
@@ -15,31 +18,49 @@ fn per_material_counts_sum_to_the_dp_total() {
     assert!(dp > published);
 }
 
+/// Placements, symmetric ones and mirror classes counted by brute force: every piece on
+/// every point it can reach (see `common::all_placements`).
+fn brute_counts(m: Material) -> (u64, u64, u64) {
+    let all = common::all_placements(m);
+    let key = |s: &Setup| s.pieces().collect::<Vec<_>>();
+    let symmetric = all.iter().filter(|s| key(s) == key(&s.mirror())).count() as u64;
+    let n = all.len() as u64;
+    (n, symmetric, (n + symmetric) / 2)
+}
+
 #[test]
-fn folded_index_size_is_the_number_of_mirror_classes() {
+fn material_counts_equal_brute_force_enumeration() {
     let mut mats = Material::all_up_to(2);
-    for m in ["KRNKR", "KCPKAA", "KRKNN", "KPPPKAABB", "KRNCKRAB"] {
-        mats.push(m.parse().unwrap());
-    }
+    mats.extend(["KAABKB", "KPKAA", "KCAKB"].map(|m| m.parse::<Material>().unwrap()));
     for m in mats {
+        let (placements, symmetric, classes) = brute_counts(m);
         let c = count_material(&m);
-        let idx = PlacementIndex::new(m).unwrap();
-        assert_eq!(
-            c.placements,
-            num_bigint::BigUint::from(idx.placements()),
-            "{m}"
-        );
-        assert_eq!(
-            c.mirror_classes,
-            num_bigint::BigUint::from(idx.size()),
-            "{m}"
-        );
-        assert_eq!(c.index_size, Some(idx.size()));
+        assert_eq!(c.placements, BigUint::from(placements), "{m}");
+        assert_eq!(c.symmetric, symmetric as u128, "{m}");
+        assert_eq!(c.mirror_classes, BigUint::from(classes), "{m}");
+        // the index is exact: one index per mirror class
+        assert_eq!(c.index_size, Some(classes), "{m}");
     }
-    // KRNKR: 81 king pairs x 88 x 87 x 86
-    let c = count_material(&"KRNKR".parse().unwrap());
-    assert_eq!(
-        c.placements,
-        num_bigint::BigUint::from(81u64 * 88 * 87 * 86)
-    );
+}
+
+#[test]
+fn material_counts_equal_closed_forms() {
+    // kings on 9 points each; the rook, horse and rook (or rook and horse pair) on the 88,
+    // 87, 86 points left. Symmetric: both kings on the centre file (3 x 3) and every other
+    // piece on it too (8, 7, 6 points left), or for KRKNN the horses on one mirror pair
+    // (40 pairs of files a-d and f-i) or both on the centre file (7 choose 2).
+    let cases: [(&str, u64, u64); 2] = [
+        ("KRNKR", 81 * 88 * 87 * 86, 9 * 8 * 7 * 6),
+        ("KRKNN", 81 * 88 * (87 * 86 / 2), 9 * 8 * (40 + 7 * 6 / 2)),
+    ];
+    for (m, placements, symmetric) in cases {
+        let c = count_material(&m.parse().unwrap());
+        assert_eq!(c.placements, BigUint::from(placements), "{m}");
+        assert_eq!(c.symmetric, symmetric as u128, "{m}");
+        let classes = (placements + symmetric) / 2;
+        assert_eq!(c.mirror_classes, BigUint::from(classes), "{m}");
+        let idx = PlacementIndex::new(m.parse().unwrap()).unwrap();
+        assert_eq!(idx.size(), classes, "{m}");
+        assert_eq!(idx.placements(), placements as u128, "{m}");
+    }
 }

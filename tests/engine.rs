@@ -1,7 +1,7 @@
 //! The engine: protocol transcripts against the binary, book and tablebase use, mates.
 
 mod common;
-use common::shared;
+use common::{shared, temp_dir};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -108,8 +108,8 @@ fn tmp(name: &str) -> PathBuf {
 
 #[test]
 fn uci_transcript() {
-    let dir = tmp("uci");
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-uci");
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     let hello = e.until("uciok");
     assert!(hello.iter().any(|l| l.starts_with("id name xqdb")));
@@ -315,8 +315,8 @@ fn bad_lines_and_values_get_an_info_string_and_the_engine_goes_on() {
 
 #[test]
 fn ucci_transcript_with_banmoves() {
-    let dir = tmp("ucci");
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-ucci");
+    let mut e = Eng::start(dir.path());
     e.send("ucci");
     let hello = e.until("ucciok");
     assert!(hello
@@ -331,8 +331,12 @@ fn ucci_transcript_with_banmoves() {
     e.send("go depth 4");
     let second = e.bestmove();
     assert_ne!(first, second);
+    // a clock move (1 s in seconds mode): a legal move, and still not the banned one
     e.send("go time 1 increment 0");
-    e.bestmove();
+    let timed = e.bestmove();
+    let pos = Position::startpos().after("h2e2".parse().unwrap());
+    assert!(pos.is_legal(timed.parse().unwrap()), "{timed}");
+    assert_ne!(timed, first);
     e.send("isready");
     e.until("readyok");
     // a rejected position gets nobestmove, with the reason
@@ -350,9 +354,9 @@ fn ucci_transcript_with_banmoves() {
 
 #[test]
 fn the_first_moves_come_from_the_default_book() {
-    let dir = tmp("book");
-    xqdb::book::build_default(&dir.join("books/default.xqb")).unwrap();
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-book");
+    xqdb::book::build_default(&dir.path().join("books/default.xqb")).unwrap();
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     e.until("uciok");
     e.send("position startpos");
@@ -433,10 +437,9 @@ fn claimed_mate(fen: &str, nodes: u64) -> Option<i32> {
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn mates_claimed_on_ccpd_mates_are_real() {
-    let Some(p) = shared("ccpd/ccpd-mates.pgn") else {
-        return;
-    };
+    let p = shared("ccpd/ccpd-mates.pgn");
     let mut puzzles = Vec::new();
     xqdb::records::collection::read_collection(
         &[p],
@@ -494,8 +497,8 @@ fn play_against_tables(
 fn with_tables_the_engine_mates_within_the_dtm_against_best_defence() {
     use xqdb::tablebase::pipeline::generate_set;
     use xqdb::tablebase::{Tablebases, Wdl};
-    let dir = tmp("tb");
-    let tables = dir.join("tables");
+    let dir = temp_dir("engine-tb");
+    let tables = dir.path().join("tables");
     generate_set(
         &["KRKAA".parse().unwrap(), "KNKA".parse().unwrap()],
         &tables,

@@ -1,7 +1,10 @@
 //! The placement index: exhaustive round trips and brute-force enumeration.
 
+mod common;
+use common::{all_placements, rng};
+use rand::Rng;
 use std::collections::HashSet;
-use xqdb::board::{attacks::reachable, Color, Piece, Position, Role, Setup, Square};
+use xqdb::board::{Color, Piece, Position, Role, Setup, Square};
 use xqdb::index::{IndexError, Material, PlacementIndex};
 
 fn key(s: &Setup) -> Vec<(u8, u8)> {
@@ -52,49 +55,11 @@ fn every_index_round_trips_for_some_three_piece_materials() {
     }
 }
 
-/// All placements of a material by brute force: every piece on every point it can reach.
-fn brute_force(m: Material) -> Vec<Setup> {
-    let mut pieces = Vec::new();
-    for c in Color::ALL {
-        for r in Role::ALL {
-            for _ in 0..m.count(c, r) {
-                pieces.push(Piece::new(c, r));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    fn rec(
-        i: usize,
-        pieces: &[Piece],
-        s: &mut Setup,
-        out: &mut Vec<Setup>,
-        seen: &mut HashSet<Vec<(u8, u8)>>,
-    ) {
-        if i == pieces.len() {
-            if s.validate_placement().is_ok() && seen.insert(key(s)) {
-                out.push(s.clone());
-            }
-            return;
-        }
-        let p = pieces[i];
-        for sq in reachable(p.color, p.role) {
-            if s.piece_at(sq).is_none() {
-                s.put(sq, p);
-                rec(i + 1, pieces, s, out, seen);
-                s.remove(sq);
-            }
-        }
-    }
-    rec(0, &pieces, &mut Setup::empty(), &mut out, &mut seen);
-    out
-}
-
 #[test]
 fn decoded_placements_match_brute_force_up_to_two_pieces() {
     for m in Material::all_up_to(2) {
         let idx = PlacementIndex::new(m).unwrap();
-        let all = brute_force(m);
+        let all = all_placements(m);
         assert_eq!(idx.placements(), all.len() as u128, "{m} placements");
         let mut classes = HashSet::new();
         let mut hit = vec![false; idx.size() as usize];
@@ -122,19 +87,9 @@ fn decoded_placements_match_brute_force_up_to_two_pieces() {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn random_indexes_round_trip_for_larger_materials() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = rng(0x1234_5678_9abc_def1);
     for m in [
         "KRNKR",
         "KRCKR",
@@ -156,7 +111,7 @@ fn random_indexes_round_trip_for_larger_materials() {
             }
         };
         for _ in 0..20_000 {
-            let i = rng.next() % idx.size();
+            let i = rng.gen_range(0..idx.size());
             let s = idx.unrank(i).unwrap();
             assert_eq!(idx.rank(&s), Ok(i), "{m} index {i}: {}", s.board_fen());
             assert_eq!(idx.rank(&s.mirror()), Ok(i));
@@ -248,9 +203,9 @@ fn kind_ordered_lists_with_stacked_or_swapped_pieces_are_refused() {
     // kind order in place: a stacked or recoloured piece must still get the right error
     for m in ["KRNKR", "KRKAA", "KCNKAB", "KRKN", "KAABBKAABB"] {
         let idx = PlacementIndex::new(m.parse().unwrap()).unwrap();
-        let mut rng = Rng(7);
+        let mut rng = rng(7);
         for _ in 0..40 {
-            let list = idx.unrank_pieces(rng.next() % idx.size()).unwrap();
+            let list = idx.unrank_pieces(rng.gen_range(0..idx.size())).unwrap();
             for a in 0..list.len() {
                 for b in (0..list.len()).filter(|&b| b != a) {
                     let mut stacked = list.clone();
@@ -289,13 +244,13 @@ fn unrank_into_refills_the_list() {
 
 #[test]
 fn tail_moves_rank_like_the_general_path() {
-    let mut rng = Rng(99);
+    let mut rng = rng(99);
     for m in ["KRNKR", "KCPKAA", "KRKNN", "KPPKAB", "KRPKP"] {
         let m: Material = m.parse().unwrap();
         let idx = PlacementIndex::new(m).unwrap();
         let mut checked = 0;
         for _ in 0..3000 {
-            let i = rng.next() % idx.size();
+            let i = rng.gen_range(0..idx.size());
             let pieces = idx.unrank_pieces(i).unwrap();
             let Some(ctx) = idx.prepare_tail(&pieces) else {
                 continue;

@@ -1,21 +1,12 @@
 //! make/unmake, incremental keys, mirror and colour flip over random playouts.
 
+mod common;
+use common::rng;
+use rand::Rng;
+use std::sync::atomic::AtomicBool;
 use xqdb::board::{Position, Setup};
-
-/// Small deterministic generator for playouts (SplitMix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use xqdb::engine::tt::Tt;
+use xqdb::engine::{Limits, Score, Searcher};
 
 fn recomputed(pos: &Position) -> Position {
     Position::from_setup_unchecked(&pos.to_setup()).unwrap()
@@ -23,7 +14,7 @@ fn recomputed(pos: &Position) -> Position {
 
 #[test]
 fn playouts_keep_keys_and_undo_exact() {
-    let mut rng = Rng(7);
+    let mut rng = rng(7);
     let starts = [
         Position::startpos(),
         Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w")
@@ -42,8 +33,8 @@ fn playouts_keep_keys_and_undo_exact() {
             assert_eq!(moves.len(), pos.count_legal());
             // the single-move legality test agrees with generation, for any from/to pair
             for _ in 0..20 {
-                let a = xqdb::board::Square::ALL[rng.below(90)];
-                let b = xqdb::board::Square::ALL[rng.below(90)];
+                let a = xqdb::board::Square::ALL[rng.gen_range(0..90)];
+                let b = xqdb::board::Square::ALL[rng.gen_range(0..90)];
                 let mv = xqdb::board::Move::new(a, b);
                 assert_eq!(
                     pos.is_legal(mv),
@@ -55,7 +46,7 @@ fn playouts_keep_keys_and_undo_exact() {
             for &mv in &moves {
                 assert!(pos.is_legal(mv));
             }
-            let m = moves[rng.below(moves.len())];
+            let m = moves[rng.gen_range(0..moves.len())];
             let before = pos.clone();
             let undo = pos.play(m);
             plies += 1;
@@ -89,7 +80,7 @@ fn playouts_keep_keys_and_undo_exact() {
 
 #[test]
 fn captures_are_the_capturing_legal_moves() {
-    let mut rng = Rng(11);
+    let mut rng = rng(11);
     for _ in 0..100 {
         let mut pos = Position::startpos();
         for _ in 0..80 {
@@ -103,7 +94,7 @@ fn captures_are_the_capturing_legal_moves() {
                 .filter(|m| pos.piece_at(m.to()).is_some())
                 .collect();
             assert_eq!(pos.capture_moves().to_vec(), caps);
-            let m = moves[rng.below(moves.len())];
+            let m = moves[rng.gen_range(0..moves.len())];
             pos.play(m);
         }
     }
@@ -111,11 +102,30 @@ fn captures_are_the_capturing_legal_moves() {
 
 #[test]
 fn no_legal_move_loses_even_without_check() {
-    // Black king on d9 boxed in by the red king's file and a rook: no move, not in check.
-    let pos = Position::from_fen("3k5/9/R8/9/9/9/9/9/9/4K4 b").unwrap();
+    // Black king on d9: d8 is swept by the rook on a8, e9 faces the red king. It has no
+    // legal move and is not in check.
+    let pos = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
     assert!(!pos.in_check());
-    let moves = pos.legal_moves();
-    assert!(moves.iter().all(|m| pos.is_legal(*m)));
+    assert!(pos.legal_moves().is_empty());
+    assert!(!pos.has_legal_move());
+    // the search scores it as mated now, as it does a checkmate
+    let mut tt = Tt::new(1);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let (best, info) =
+        Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new()).run(|_| {});
+    assert_eq!(best, None);
+    assert_eq!(info.map(|i| i.score), Some(Score::mated_in(0)));
+    // one rook step earlier (a7), Red to move: a7a8 wins at once, with no check given
+    let before = Position::from_fen("3k5/9/R8/9/9/9/9/9/9/4K4 w").unwrap();
+    assert!(before.has_legal_move());
+    let after = before.after("a7a8".parse().unwrap());
+    assert_eq!(after.key(), pos.key());
+    assert!(!after.in_check() && !after.has_legal_move());
+    // with the king alone on the board Black can move
     let setup = Setup::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b").unwrap();
     assert!(Position::from_setup(&setup).unwrap().has_legal_move());
 }

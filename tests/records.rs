@@ -18,15 +18,14 @@ fn read(path: &Path) -> Vec<Game> {
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn the_three_wukong_files_give_the_same_15_move_sequences() {
-    let (Some(a), Some(b), Some(c)) = (
-        shared("wukong/bulk_games_uci.pgn"),
-        shared("wukong/xqdb_international.pgn"),
-        shared("wukong/xqdb_traditional.pgn"),
-    ) else {
-        return;
-    };
-    let (a, b, c) = (read(&a), read(&b), read(&c));
+    let [a, b, c] = [
+        "wukong/bulk_games_uci.pgn",
+        "wukong/xqdb_international.pgn",
+        "wukong/xqdb_traditional.pgn",
+    ]
+    .map(|f| read(&shared(f)));
     assert_eq!((a.len(), b.len(), c.len()), (15, 15, 15));
     // One defect in the sources: game 2, Red's 36th move. The WXF and Chinese files write
     // "rear pawn forward 1" (-P+1, 后兵进一: e3e4 with red pawns on e5 and e3) while the ICCS
@@ -48,8 +47,9 @@ fn the_three_wukong_files_give_the_same_15_move_sequences() {
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn all_shared_collections_read_with_few_genuine_skips() {
-    let Some(dir) = shared("") else { return };
+    let dir = shared("");
     let st = read_collection(&[dir], |_, _| {}, |_| {}).unwrap();
     let total = st.games + st.skipped.len();
     assert!(total > 40_000, "{total}");
@@ -70,10 +70,9 @@ fn all_shared_collections_read_with_few_genuine_skips() {
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn xqf_samples_decode_to_their_pgn_counterparts() {
-    let (Some(x), Some(p)) = (shared("eleeye/sample.xqf"), shared("eleeye/sample.pgn")) else {
-        return;
-    };
+    let (x, p) = (shared("eleeye/sample.xqf"), shared("eleeye/sample.pgn"));
     let xg = parse_xqf(&std::fs::read(x).unwrap()).unwrap();
     let pg = read(&p).remove(0);
     assert_eq!(xg.start, pg.start);
@@ -82,10 +81,8 @@ fn xqf_samples_decode_to_their_pgn_counterparts() {
     assert_eq!(xg.tag("Red"), pg.tag("Red"));
     assert!(!xg.comments.is_empty() && !pg.comments.is_empty());
     for f in ["eleeye/example-a.xqf", "eleeye/example-b.xqf"] {
-        if let Some(p) = shared(f) {
-            let g = parse_xqf(&std::fs::read(p).unwrap()).unwrap();
-            assert!(g.moves.len() > 10, "{f}");
-        }
+        let g = parse_xqf(&std::fs::read(shared(f)).unwrap()).unwrap();
+        assert!(g.moves.len() > 10, "{f}");
     }
 }
 
@@ -99,12 +96,10 @@ fn reparse(text: &str) -> Vec<Game> {
 }
 
 #[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
 fn export_then_read_gives_identical_games_in_every_notation() {
-    let Some(dir) = shared("eleeye") else { return };
-    let mut games = read(&dir);
-    if let Some(w) = shared("wukong/xqdb_traditional.pgn") {
-        games.extend(read(&w));
-    }
+    let mut games = read(&shared("eleeye"));
+    games.extend(read(&shared("wukong/xqdb_traditional.pgn")));
     for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese] {
         let text: String = games.iter().map(|g| write_game(g, n)).collect();
         let back = reparse(&text);
@@ -329,9 +324,9 @@ proptest! {
     }
 
     #[test]
+    #[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
     fn mutated_xqf_never_panics(edits in prop::collection::vec((0usize..6000, any::<u8>()), 1..20)) {
-        let Some(p) = shared("eleeye/example-a.xqf") else { return Ok(()) };
-        let mut bytes = std::fs::read(p).unwrap();
+        let mut bytes = std::fs::read(shared("eleeye/example-a.xqf")).unwrap();
         for (at, b) in edits {
             let i = at % bytes.len();
             bytes[i] = b;

@@ -1,6 +1,8 @@
 //! Tablebase generation: full verification, known endgame facts, DTM semantics, replays of
 //! the longest mates, and files.
 
+mod common;
+use common::temp_dir;
 use std::sync::{Arc, OnceLock};
 use xqdb::board::{Color, Position};
 use xqdb::index::Material;
@@ -181,27 +183,20 @@ fn longest_mates_replay_in_exactly_the_reported_plies() {
 
 #[test]
 fn files_round_trip() {
-    let dir = std::env::temp_dir().join(format!("xqdb-tb-test-{}", std::process::id()));
+    let tmp = temp_dir("tb-files");
+    let dir = tmp.path();
     for name in ["KRK", "KCPK", "KRKAA"] {
         let t = table(name);
-        xqdb::tablebase::file::write_files(&dir, &t).unwrap();
-        let back = load_table(&dir, &t.material, false).unwrap();
+        xqdb::tablebase::file::write_files(dir, &t).unwrap();
+        let back = load_table(dir, &t.material, false).unwrap();
         assert_eq!(back.values, t.values, "{name}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- files and probing ----
 
 use xqdb::tablebase::file::{table_path, write_files, FileError, Metric, TableFile};
 use xqdb::tablebase::{ProbeError, Tablebases};
-
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("xqdb-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn expected(v: u8) -> Option<(Wdl, Option<u32>)> {
     match wdl_of(v)? {
@@ -212,13 +207,14 @@ fn expected(v: u8) -> Option<(Wdl, Option<u32>)> {
 
 #[test]
 fn every_position_probes_from_disk_to_the_generated_value() {
-    let dir = temp_dir("probe-all");
+    let tmp = temp_dir("probe-all");
+    let dir = tmp.path();
     let set = tables();
     for m in set.materials() {
         let t = set.get(m).unwrap();
-        write_files(&dir, t).unwrap();
+        write_files(dir, t).unwrap();
     }
-    let tb = Tablebases::open(&dir);
+    let tb = Tablebases::open(dir);
     let mut probed = 0u64;
     for m in set.materials() {
         let t = set.get(m).unwrap();
@@ -244,27 +240,27 @@ fn every_position_probes_from_disk_to_the_generated_value() {
     let best = &tb.best_moves(&pos).unwrap()[0];
     assert_eq!((best.wdl, best.dtm), (w, d));
     assert_eq!(tb.best_line(&pos, 100).unwrap().len() as u32, d.unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn probes_from_several_threads_agree_with_one_thread() {
-    let dir = temp_dir("probe-threads");
+    let tmp = temp_dir("probe-threads");
+    let dir = tmp.path();
     let set = tables();
     for name in ["KRKAA", "KRKA", "KAAK", "KRK"] {
         let m: Material = name.parse::<Material>().unwrap().normalized().0;
         if let Some(t) = set.get(&m) {
-            write_files(&dir, t).unwrap();
+            write_files(dir, t).unwrap();
         }
     }
     let t = table("KRKAA");
     let all: Vec<(Position, u8)> = positions(&t).filter(|(_, v)| *v != ILLEGAL).collect();
-    let single = Tablebases::with_cache(&dir, 1 << 16);
+    let single = Tablebases::with_cache(dir, 1 << 16);
     let want: Vec<_> = all
         .iter()
         .map(|(p, _)| single.probe_dtm(p).unwrap())
         .collect();
-    let shared = Tablebases::with_cache(&dir, 1 << 16); // small cache: blocks come and go
+    let shared = Tablebases::with_cache(dir, 1 << 16); // small cache: blocks come and go
     std::thread::scope(|s| {
         for k in 0..4 {
             let (all, want, shared) = (&all, &want, &shared);
@@ -275,7 +271,6 @@ fn probes_from_several_threads_agree_with_one_thread() {
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn write_krkaa(dir: &std::path::Path) -> std::path::PathBuf {
@@ -297,52 +292,53 @@ fn probe_all(dir: &std::path::Path) -> Result<(), ProbeError> {
 
 #[test]
 fn a_flipped_data_byte_gives_a_typed_error_never_a_wrong_value() {
-    let dir = temp_dir("corrupt-flip");
-    let path = write_krkaa(&dir);
+    let tmp = temp_dir("corrupt-flip");
+    let dir = tmp.path();
+    let path = write_krkaa(dir);
     let mut bytes = std::fs::read(&path).unwrap();
     let n = bytes.len();
     bytes[n - 20] ^= 0x55; // inside the last block
     std::fs::write(&path, &bytes).unwrap();
-    let err = probe_all(&dir).unwrap_err();
+    let err = probe_all(dir).unwrap_err();
     assert!(
         matches!(&err, ProbeError::File { source, .. } if matches!(**source, FileError::Corrupt { .. })),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_flipped_header_byte_or_offset_fails_the_header_checksum() {
     for at in [50usize, 150] {
-        let dir = temp_dir(&format!("corrupt-header-{at}"));
-        let path = write_krkaa(&dir);
+        let tmp = temp_dir(&format!("corrupt-header-{at}"));
+        let dir = tmp.path();
+        let path = write_krkaa(dir);
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[at] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         let err = TableFile::open(&path, None).unwrap_err();
         assert!(matches!(err, FileError::Corrupt { .. }), "{err}");
-        assert!(probe_all(&dir).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(probe_all(dir).is_err());
     }
 }
 
 #[test]
 fn a_truncated_file_is_corrupt() {
-    let dir = temp_dir("corrupt-trunc");
-    let path = write_krkaa(&dir);
+    let tmp = temp_dir("corrupt-trunc");
+    let dir = tmp.path();
+    let path = write_krkaa(dir);
     let bytes = std::fs::read(&path).unwrap();
     for keep in [10, 144, bytes.len() - 1] {
         std::fs::write(&path, &bytes[..keep]).unwrap();
         let err = TableFile::open(&path, None).unwrap_err();
         assert!(matches!(err, FileError::Corrupt { .. }), "{keep}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn another_version_is_unsupported() {
-    let dir = temp_dir("corrupt-version");
-    let path = write_krkaa(&dir);
+    let tmp = temp_dir("corrupt-version");
+    let dir = tmp.path();
+    let path = write_krkaa(dir);
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[8] = 99;
     std::fs::write(&path, &bytes).unwrap();
@@ -351,34 +347,33 @@ fn another_version_is_unsupported() {
         matches!(err, FileError::Version { version: 99, .. }),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_file_of_another_material_under_the_right_name_is_refused() {
-    let dir = temp_dir("corrupt-other");
+    let tmp = temp_dir("corrupt-other");
+    let dir = tmp.path();
     let krk = table("KRK");
-    write_files(&dir, &krk).unwrap();
+    write_files(dir, &krk).unwrap();
     let kck: Material = "KCK".parse().unwrap();
     for metric in [Metric::Wdl, Metric::Dtm] {
         std::fs::copy(
-            table_path(&dir, &krk.material, metric),
-            table_path(&dir, &kck, metric),
+            table_path(dir, &krk.material, metric),
+            table_path(dir, &kck, metric),
         )
         .unwrap();
     }
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
-    let err = Tablebases::open(&dir).probe_wdl(&pos).unwrap_err();
+    let err = Tablebases::open(dir).probe_wdl(&pos).unwrap_err();
     assert!(
         matches!(&err, ProbeError::File { source, .. } if matches!(**source, FileError::WrongTable { .. })),
         "{err}"
     );
     // and a missing table names the command that makes it
     let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w").unwrap();
-    let err = Tablebases::open(&dir)
+    let err = Tablebases::open(dir)
         .probe_wdl(&pos)
         .unwrap_err()
         .to_string();
     assert!(err.contains("xqdb gen KNK"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -426,3 +426,76 @@ pub fn run_protocol(mut input: impl BufRead, output: Box<dyn Write + Send>) {
     }
     s.halt();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Proto;
+    use crate::engine::commands::parse_go;
+    use crate::engine::time::{limits, Clock};
+    use std::time::Duration;
+
+    fn go(line: &str, proto: Proto, millis: bool, white: bool) -> Clock {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (clock, warnings) = parse_go(&words[1..], proto, millis, white);
+        assert!(warnings.is_empty(), "{line}: {warnings:?}");
+        clock
+    }
+
+    /// The same clock said three ways: UCCI in seconds, UCCI in milliseconds, UCI for
+    /// Black; and the search limits it gives, worked out by hand: 60 s left less 30 ms of
+    /// overhead over 20 moves plus three quarters of the 2 s increment is a share of
+    /// 2,998 + 1,500 ms; the soft limit is 6/10 of it, the hard one three shares.
+    #[test]
+    fn clocks_in_every_unit_give_the_same_limits() {
+        let clocks = [
+            go(
+                "go time 60 increment 2 movestogo 20 opptime 9",
+                Proto::Ucci,
+                false,
+                true,
+            ),
+            go(
+                "go time 60000 increment 2000 movestogo 20",
+                Proto::Ucci,
+                true,
+                false,
+            ),
+            go(
+                "go wtime 1000 btime 60000 winc 10 binc 2000 movestogo 20",
+                Proto::Uci,
+                true,
+                false,
+            ),
+        ];
+        for c in clocks {
+            assert_eq!(
+                (c.time, c.inc, c.movestogo),
+                (Some(60_000), 2_000, Some(20))
+            );
+            let l = limits(&c);
+            assert_eq!(l.soft, Some(Duration::from_millis(2_698)));
+            assert_eq!(l.hard, Some(Duration::from_millis(13_494)));
+            assert_eq!((l.depth, l.nodes), (None, None));
+        }
+    }
+
+    #[test]
+    fn short_clocks_fixed_times_and_depths() {
+        // 1 s in seconds mode: 970 ms usable over 30 moves is 32 ms a move
+        let c = go("go time 1 increment 0", Proto::Ucci, false, true);
+        assert_eq!((c.time, c.inc), (Some(1_000), 0));
+        let l = limits(&c);
+        assert_eq!(l.soft, Some(Duration::from_millis(19)));
+        assert_eq!(l.hard, Some(Duration::from_millis(96)));
+        // a fixed time keeps 10 ms in hand
+        let l = limits(&go("go movetime 500", Proto::Uci, true, true));
+        assert_eq!((l.soft, l.hard), (Some(Duration::from_millis(490)), l.soft));
+        // depth and nodes alone set no time limit
+        let l = limits(&go("go depth 7 nodes 1000", Proto::Ucci, false, true));
+        assert_eq!(
+            (l.depth, l.nodes, l.soft, l.hard),
+            (Some(7), Some(1000), None, None)
+        );
+        assert!(go("go infinite", Proto::Uci, true, true).infinite);
+    }
+}

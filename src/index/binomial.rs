@@ -38,18 +38,8 @@ pub fn binom(n: usize, k: usize) -> u64 {
     TABLE[n][k]
 }
 
-/// Colex rank of a sorted set of distinct relative indices (`r[0] < r[1] < ...`):
-/// sum of `C(r[i], i + 1)`.
-#[inline(always)]
-pub fn comb_rank(r: &[u8]) -> u64 {
-    let mut x = 0;
-    for (i, &v) in r.iter().enumerate() {
-        x += TABLE[v as usize][i + 1];
-    }
-    x
-}
-
-/// Inverse of [`comb_rank`] for `k` elements: fills `out[..k]` in increasing order.
+/// The `k` distinct relative indices with colex rank `x` (the sum of `C(out[i], i + 1)`),
+/// in increasing order in `out[..k]`.
 #[inline(always)]
 pub fn comb_unrank(mut x: u64, k: usize, out: &mut [u8]) {
     let mut hi = MAX_N;
@@ -91,6 +81,16 @@ pub fn binom_u128(n: u64, k: u64) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Colex rank of a sorted set of distinct relative indices (`r[0] < r[1] < ...`):
+    /// sum of `C(r[i], i + 1)`.
+    fn comb_rank(r: &[u8]) -> u64 {
+        let mut x = 0;
+        for (i, &v) in r.iter().enumerate() {
+            x += TABLE[v as usize][i + 1];
+        }
+        x
+    }
 
     #[test]
     fn ranks_round_trip() {

@@ -1,6 +1,7 @@
 //! A placement as the squares of its pieces grouped by kind: the form the index reads.
 //! Grouping by kind takes one pass over a piece list in any order, with no board masks.
 
+use super::masks::BIT;
 use crate::board::{Piece, Square};
 
 /// A placement as the squares of its pieces grouped by kind in [`crate::board::Piece::index`] order
@@ -22,17 +23,6 @@ pub(super) static KIND_WEIGHT: [u64; 14] = {
     while k < 14 {
         t[k] = 1 << (4 * k);
         k += 1;
-    }
-    t
-};
-
-/// The bit of each square (none for the codes 90-127 that are no square).
-pub(super) static BIT: [u128; 128] = {
-    let mut t = [0u128; 128];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = 1u128 << s;
-        s += 1;
     }
     t
 };

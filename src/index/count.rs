@@ -9,10 +9,11 @@
 //!   of points still empty.
 //! * [`total_by_materials`]: the sum over every material the rules allow of that material's
 //!   placement count ([`material_placements`]), which counts the own-half pieces by explicit
-//!   enumeration of their joint placements ([`super::half::HalfList`]).
+//!   enumeration of their joint placements (`half.rs`).
 
 use super::binomial::binom_u128;
-use super::half::{HalfList, ADVISOR, ELEPHANT, PALACE, PAWN_FILES};
+use super::half::{own_points, HalfList};
+use super::masks::bits;
 use super::tail::{Group, Region, SymState, Tail};
 use super::{Material, PlacementIndex};
 use crate::board::{Color, Role};
@@ -160,31 +161,30 @@ pub fn half_counts_by_dp() -> [[[u64; 6]; 3]; 3] {
         elephant: bool,
         pawn_file: Option<u8>,
     }
+    let own = own_points();
+    let on = |set: u128, s: u8| set >> s & 1 == 1;
     let mut points: Vec<(u8, Point)> = Vec::new();
     let mut add = |s: u8| {
         if points.iter().any(|p| p.0 == s) {
             return;
         }
-        let f = s % 9;
-        let r = s / 9;
-        let pawn_file = ((r == 3 || r == 4) && PAWN_FILES.contains(&f)).then_some(f);
         points.push((
             s,
             Point {
-                king: PALACE.contains(&s),
-                advisor: ADVISOR.contains(&s),
-                elephant: ELEPHANT.contains(&s),
-                pawn_file,
+                king: on(own.palace, s),
+                advisor: on(own.advisor, s),
+                elephant: on(own.elephant, s),
+                pawn_file: on(own.pawn, s).then_some(s % 9),
             },
         ));
     };
     // pawn points first, file by file, so the "file taken" flag only needs the current
     // file (c4 and g4 are elephant points too)
-    for &f in &PAWN_FILES {
-        add(27 + f);
-        add(36 + f);
+    for s in bits(own.pawn).filter(|s| s / 9 == 3) {
+        add(s);
+        add(s + 9);
     }
-    for &s in PALACE.iter().chain(&ELEPHANT) {
+    for s in bits(own.palace | own.elephant) {
         add(s);
     }
     // state: (king, advisors, elephants, pawns, pawn on current file, current file)

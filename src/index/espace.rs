@@ -9,13 +9,9 @@
 //! pieces placed before it in that region. This is the path of every placement whose own
 //! halves fix the orientation; the folded (symmetric) case stays in [`super::tail`].
 
-use super::binomial::{binom, comb_unrank};
-use super::tail::{bits, Tail, TailMasks, BELOW};
+use super::masks::BELOW;
+use super::tail::Tail;
 use crate::board::Square;
-
-/// Bound on the tail pieces (at most 30 pieces besides the kings): the length of the
-/// scratch list of placed E-ranks.
-const MAX_TAIL: usize = 32;
 
 /// The empty points of one pair of own-half entries (Black's possibly mirrored).
 pub struct Space<'a> {
@@ -44,12 +40,6 @@ impl Space<'_> {
 #[inline(always)]
 fn e_rank(own: u128, s: u8) -> u8 {
     s - (own & BELOW[s as usize]).count_ones() as u8
-}
-
-/// Placed E-ranks in `[b, e)`.
-#[inline(always)]
-fn below(placed: &[u8], b: u8, e: u8) -> u8 {
-    placed.iter().map(|&q| (q >= b && q < e) as u8).sum()
 }
 
 /// Placed E-ranks below `e`.
@@ -104,48 +94,6 @@ pub(super) fn rank_eranks<const N: usize>(
     x
 }
 
-/// Rank of the tail (canonical orientation) given as masks, with `own` the own-half
-/// occupancy and `base[j]` the first E-rank of group `j`'s region.
-pub fn rank(tail: &Tail, base: &[u8; 8], own: u128, masks: &TailMasks) -> u64 {
-    let mut placed = [0u8; MAX_TAIL];
-    let mut n_placed = 0;
-    let mut x = 0u64;
-    for (j, g) in tail.groups.iter().enumerate() {
-        let b = base[j];
-        let before = n_placed;
-        let mut r = 0;
-        for (i, s) in bits(masks[j]).enumerate().take(g.count as usize) {
-            let e = e_rank(own, s);
-            r += binom((e - b - below(&placed[..before], b, e)) as usize, i + 1);
-            placed[n_placed] = e;
-            n_placed += 1;
-        }
-        x = x * tail.radix(j) + r;
-    }
-    x
-}
-
-/// Inverse of [`rank`]: hands each tail piece's group and square to `put`.
-#[inline(always)]
-pub fn unrank(
-    tail: &Tail,
-    base: &[u8; 8],
-    single_base: &[u8; 8],
-    x: u64,
-    space: &Space,
-    put: impl FnMut(usize, Square),
-) {
-    if tail.all_single() {
-        let base = single_base;
-        by_groups!(
-            tail.groups.len(),
-            unrank_single::<N>(tail, base, x, space, put)
-        );
-    } else {
-        unrank_groups(tail, base, x, space, put)
-    }
-}
-
 /// The mixed-radix digits of a tail rank `x` (below the full size). Digit `j` is
 /// `x / suffix[j + 1] - x / suffix[j] * radix[j]`: the quotients are independent
 /// divisions, so the digits do not wait on one another.
@@ -157,17 +105,6 @@ pub(super) fn digits<const N: usize>(tail: &Tail, x: u64) -> [u64; N] {
         let hi = if j + 1 < N { q[(j + 1) % N] } else { x };
         hi - q[j] * tail.radix(j)
     })
-}
-
-#[inline(always)]
-fn unrank_single<const N: usize>(
-    tail: &Tail,
-    base: &[u8; 8],
-    x: u64,
-    space: &Space,
-    put: impl FnMut(usize, Square),
-) {
-    unrank_single_digits::<N>(base, &digits::<N>(tail, x), None, |e| space.square(e), put)
 }
 
 /// Inverse of [`rank_single`] from the digits: hands each group's square (`square` of its
@@ -200,57 +137,6 @@ pub(super) fn unrank_single_digits<const N: usize>(
             let (a, c) = (sorted[k], sorted[k + 1]);
             sorted[k] = a.min(c);
             sorted[k + 1] = a.max(c);
-        }
-    }
-}
-
-fn unrank_groups(
-    tail: &Tail,
-    base: &[u8; 8],
-    x: u64,
-    space: &Space,
-    mut put: impl FnMut(usize, Square),
-) {
-    let n = tail.groups.len();
-    let mut digit = [0u64; 8];
-    let mut x = x;
-    for j in (1..n).rev() {
-        let q = x / tail.radix_div(j);
-        digit[j] = x - q * tail.radix(j);
-        x = q;
-    }
-    digit[0] = x;
-    // E-ranks placed so far, in increasing order
-    let mut placed = [0u8; MAX_TAIL];
-    let mut n_placed = 0;
-    for (j, g) in tail.groups.iter().enumerate() {
-        let b = base[j];
-        let m = g.count as usize;
-        let mut rel = [0u8; 5];
-        if m == 1 {
-            rel[0] = digit[j] as u8;
-        } else {
-            comb_unrank(digit[j], m, &mut rel);
-        }
-        let mut es = [0u8; 5];
-        for (k, &r) in rel[..m].iter().enumerate() {
-            // the r-th point of the region not taken by earlier groups
-            let mut e = b + r;
-            for &q in &placed[..n_placed] {
-                e += (q >= b && q <= e) as u8;
-            }
-            es[k] = e;
-            put(j, space.square(e));
-        }
-        for &e in &es[..m] {
-            // keep `placed` sorted
-            let mut i = n_placed;
-            while i > 0 && placed[i - 1] > e {
-                placed[i] = placed[i - 1];
-                i -= 1;
-            }
-            placed[i] = e;
-            n_placed += 1;
         }
     }
 }

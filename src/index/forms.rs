@@ -6,28 +6,11 @@
 //! index gets an error naming the other material or the piece the index cannot place.
 
 use super::bucket::{bucket, Bucketed};
+use super::masks::{bits, mask};
 use super::placement::{IndexError, PieceList, PlacementIndex};
-use super::tail::bits;
 use crate::board::{Color, Piece, Position, Role, Setup, Square};
 
 impl PlacementIndex {
-    /// The index has tables per pair of own-half placements (see [`super::pairs`]).
-    #[cfg(test)]
-    pub(super) fn has_pair_rows(&self) -> bool {
-        self.splits.iter().any(|s| s.pairs.is_some())
-    }
-
-    /// [`PlacementIndex::unrank`] without the pair tables (`index` in range).
-    #[cfg(test)]
-    pub(super) fn unrank_general(&self, index: u64) -> Setup {
-        let mut setup = Setup::empty();
-        assert!(
-            self.unrank_visit(index, |_, p, s| setup.put(s, p)),
-            "in range"
-        );
-        setup
-    }
-
     /// Index of a placement (its mirror image has the same index).
     pub fn rank(&self, setup: &Setup) -> Result<u64, IndexError> {
         let b = bucket(
@@ -174,7 +157,7 @@ impl PlacementIndex {
         for c in Color::ALL {
             for r in Role::ALL {
                 let k = Piece::new(c, r).index();
-                let bb = pos.pieces(c, r).bits();
+                let bb = mask(pos.pieces(c, r));
                 counts_ok &= bb.count_ones() == self.counts[k] as u32;
                 b.all |= bb;
                 for s in bits(bb) {

@@ -5,19 +5,31 @@
 //! flipped top to bottom.
 
 use super::binomial::binom;
-use super::tail::{bits, BLACK_HALF, RED_HALF};
+use super::masks::{below, bits, flip_mask, mask, mirror_mask, BLACK_HALF, RED_HALF};
+use crate::board::attacks::reachable;
 use crate::board::{Bitboard, Color, Role, Square};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Red's palace points in square order.
-pub const PALACE: [u8; 9] = [3, 4, 5, 12, 13, 14, 21, 22, 23];
-/// Red's advisor points.
-pub const ADVISOR: [u8; 5] = [3, 5, 13, 21, 23];
-/// Red's elephant points.
-pub const ELEPHANT: [u8; 7] = [2, 6, 18, 22, 26, 38, 42];
-/// Files on which unpassed pawns stand.
-pub const PAWN_FILES: [u8; 5] = [0, 2, 4, 6, 8];
+/// Red's own-half points of each kind, by the board's rules (Black's are their flips).
+pub(super) struct OwnPoints {
+    pub(super) palace: u128,
+    pub(super) advisor: u128,
+    pub(super) elephant: u128,
+    /// Unpassed pawns: ranks 3 and 4 of files a, c, e, g and i.
+    pub(super) pawn: u128,
+}
+
+/// [`OwnPoints`] from [`reachable`].
+pub(super) fn own_points() -> OwnPoints {
+    let red = |r: Role| mask(reachable(Color::Red, r));
+    OwnPoints {
+        palace: red(Role::King),
+        advisor: red(Role::Advisor),
+        elephant: red(Role::Elephant),
+        pawn: red(Role::Pawn) & RED_HALF,
+    }
+}
 
 /// One joint placement of a side's own-half pieces, in Red's orientation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,13 +45,6 @@ pub struct HalfConfig {
     pub centers: u8,
     /// The squares (as `squares`) as Red's, as Black's and as Black's mirrored.
     pub placed: [[Square; MAX_OWN]; 3],
-}
-
-impl HalfConfig {
-    /// King square.
-    pub fn king(&self) -> u8 {
-        self.squares[0]
-    }
 }
 
 /// Most own-half pieces of one side: king, 2 advisors, 2 elephants, 5 unpassed pawns.
@@ -63,6 +68,8 @@ pub struct HalfList {
     /// Radices of the raw code: advisor sets, elephant sets, pawn placements.
     radix: (u64, u64, u64),
     lookup: Vec<u32>,
+    /// Point numbers as Red's and as Black's.
+    points: [PointTables; 2],
     /// When the king is the only piece: the lookup code of each byte as a king square,
     /// as Red's and as Black's (see [`HalfList::find_king`]).
     king_lookup: Option<Box<[[u32; 256]; 2]>>,
@@ -168,6 +175,7 @@ pub const INVALID: u32 = u32::MAX;
 /// that side: palace, advisor and elephant point numbers, and for pawns the file number
 /// (0-4) plus 8 on the far rank of the two.
 /// The tables are 256 wide so that any byte can be looked up without a check.
+#[derive(Debug)]
 struct PointTables {
     palace: [u8; 256],
     advisor: [u8; 256],
@@ -175,41 +183,35 @@ struct PointTables {
     pawn: [u8; 256],
 }
 
-const fn point_tables(black: bool) -> PointTables {
+fn point_tables(color: Color) -> PointTables {
+    let own = own_points();
+    // the number of point `s` among `set` in square order
+    let number = |set: u128, s: Square| {
+        if set & s.bit() != 0 {
+            (set & below(s as u8)).count_ones() as u8
+        } else {
+            u8::MAX
+        }
+    };
     let mut t = PointTables {
         palace: [u8::MAX; 256],
         advisor: [u8::MAX; 256],
         elephant: [u8::MAX; 256],
         pawn: [u8::MAX; 256],
     };
-    let mut s = 0;
-    while s < 90 {
-        // the square in Red's orientation
-        let r = if black { 9 - s / 9 } else { s / 9 };
-        let red = r * 9 + s % 9;
-        let mut i = 0;
-        while i < 9 {
-            if PALACE[i] as usize == red {
-                t.palace[s] = i as u8;
-            }
-            if i < 5 && ADVISOR[i] as usize == red {
-                t.advisor[s] = i as u8;
-            }
-            if i < 7 && ELEPHANT[i] as usize == red {
-                t.elephant[s] = i as u8;
-            }
-            i += 1;
+    for sq in Square::ALL {
+        // the point in Red's orientation
+        let red = if color == Color::Red { sq } else { sq.flip() };
+        let s = sq.index();
+        t.palace[s] = number(own.palace, red);
+        t.advisor[s] = number(own.advisor, red);
+        t.elephant[s] = number(own.elephant, red);
+        if own.pawn & red.bit() != 0 {
+            t.pawn[s] = (red.file() / 2) | ((red.rank() - 3) << 3);
         }
-        let f = red % 9;
-        if (r == 3 || r == 4) && f % 2 == 0 {
-            t.pawn[s] = (f / 2) as u8 | (((r - 3) as u8) << 3);
-        }
-        s += 1;
     }
     t
 }
-
-static POINTS: [PointTables; 2] = [point_tables(false), point_tables(true)];
 
 /// Colex rank of the subset given as a bit mask (of at most 7 points).
 static COLEX: [u8; 128] = {
@@ -291,7 +293,7 @@ impl HalfList {
         ele: impl Iterator<Item = u8>,
         pawns: impl Iterator<Item = u8>,
     ) -> Option<u64> {
-        let t = &POINTS[color.index()];
+        let t = &self.points[color.index()];
         let (ca, cb, cp) = self.radix;
         let kp = t.palace[king as usize];
         if kp == u8::MAX {
@@ -360,12 +362,15 @@ impl HalfList {
             roles,
             radix,
             lookup: Vec::new(),
+            points: [point_tables(Color::Red), point_tables(Color::Black)],
             king_lookup: None,
             empties: OnceLock::new(),
         };
         let n = list.len_pieces();
         let space = (9 * radix.0 * radix.1 * radix.2) as usize;
-        let subsets = |points: &[u8], k: usize| -> Vec<u128> {
+        // every `k`-point subset of `points`
+        let subsets = |points: u128, k: usize| -> Vec<u128> {
+            let points: Vec<u8> = bits(points).collect();
             (0u32..1 << points.len())
                 .filter(|m| m.count_ones() as usize == k)
                 .map(|m| {
@@ -375,15 +380,14 @@ impl HalfList {
                 })
                 .collect()
         };
-        let adv_sets = subsets(&ADVISOR, na);
-        let ele_sets = subsets(&ELEPHANT, ne);
-        let file_sets = subsets(&PAWN_FILES, np);
-        let mirror_mask = |m: u128| Bitboard::from_bits(m).mirror().bits();
-        let flip_mask = |m: u128| Bitboard::from_bits(m).flip().bits();
+        let own = own_points();
+        let adv_sets = subsets(own.advisor, na);
+        let ele_sets = subsets(own.elephant, ne);
+        let file_sets = subsets(own.pawn & mask(Bitboard::rank(3)), np);
         let mut asym = Vec::new();
         let mut sym = Vec::new();
         let mut pairs = Vec::new();
-        for &k in &PALACE {
+        for k in bits(own.palace) {
             let km = 1u128 << k;
             for &a in &adv_sets {
                 for &e in &ele_sets {
@@ -391,8 +395,8 @@ impl HalfList {
                         // unpassed pawns: on rank 3 of their files, each may step to rank 4
                         for steps in 0u32..(1 << np) {
                             let mut pawns = 0u128;
-                            for (i, f) in bits(fs).enumerate() {
-                                pawns |= 1u128 << (f as u32 + 27 + 9 * (steps >> i & 1));
+                            for (i, s) in bits(fs).enumerate() {
+                                pawns |= 1u128 << (s as u32 + 9 * (steps >> i & 1));
                             }
                             let occ = km | a | e | pawns;
                             if occ.count_ones() as usize != n {
@@ -542,20 +546,29 @@ impl HalfList {
     pub fn placements(&self) -> u64 {
         2 * self.asym as u64 + (self.entries.len() - self.asym) as u64
     }
-
-    /// Squares of an entry with their roles, in Red orientation.
-    pub fn pieces(&self, i: usize) -> impl Iterator<Item = (Role, u8)> + '_ {
-        let n = self.len_pieces();
-        self.roles[..n]
-            .iter()
-            .copied()
-            .zip(self.entries[i].squares[..n].iter().copied())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-read lookup of a lone king gives what the raw code gives, for every byte.
+    #[test]
+    fn lone_king_lookup_equals_the_raw_code() {
+        let l = HalfList::get(0, 0, 0);
+        let none = || std::iter::empty();
+        for c in Color::ALL {
+            for k in 0..=255u8 {
+                let raw = l.raw_squares(c, k, none(), none(), none());
+                assert_eq!(
+                    l.find_king(c, k),
+                    Some(raw.and_then(|r| l.find(r))),
+                    "{c:?} {k}"
+                );
+            }
+        }
+        assert_eq!(HalfList::get(1, 0, 0).find_king(Color::Red, 4), None);
+    }
 
     #[test]
     fn kings_alone() {

@@ -22,11 +22,11 @@
 //! of the material: the general path then names the error.
 
 use super::bucket::Own;
-use super::div::Div32;
 use super::espace;
+use super::masks::{below, mirror_sq, LEFT_FILES};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
-use super::tail::{below, mirror_sq, Region, LEFT_FILES};
+use super::tail::Region;
 use crate::board::{Color, Piece, Role, Square};
 use std::fmt;
 use strength_reduce::StrengthReducedU64;
@@ -97,10 +97,8 @@ pub(super) struct PairRows {
     /// Per stretch `q` of `width` indexes (from `q · width`): the row whose block holds its
     /// first index.
     slot: Box<[u32]>,
-    /// The length of a stretch (the shortest block), to divide by: in 32 bits when the
-    /// split's size is below 2^32.
+    /// The length of a stretch (the shortest block), to divide by.
     width: StrengthReducedU64,
-    width32: Div32,
 }
 
 impl fmt::Debug for PairRows {
@@ -110,6 +108,12 @@ impl fmt::Debug for PairRows {
 }
 
 impl PairRows {
+    /// Find rows through the own-half entries only (tests of the routes).
+    #[cfg(test)]
+    pub(super) fn drop_king_table(&mut self) {
+        self.kings = None;
+    }
+
     /// The rows of a pawnless split whose tail pieces are each alone of their kind, or
     /// None when it has more than [`MAX_PAIRS`] pairs.
     pub(super) fn new(split: &Split) -> Option<PairRows> {
@@ -156,8 +160,6 @@ impl PairRows {
             starts: starts.into(),
             slot,
             width: StrengthReducedU64::new(width),
-            // used only when the split is below 2^32, and then so is its shortest block
-            width32: Div32::new(width.min(u32::MAX as u64) as u32),
         };
         if lr.len_pieces() == 1 && lb.len_pieces() == 1 {
             let mut kings = Box::new([NO_ROW; KINGS * KINGS]);
@@ -318,11 +320,7 @@ impl PairRows {
         total: usize,
         out: &mut PieceList,
     ) -> bool {
-        let q = if split.small {
-            self.width32.quot(x as u32) as usize
-        } else {
-            (x / self.width) as usize
-        };
+        let q = (x / self.width) as usize;
         let Some(&r) = self.slot.get(q) else {
             return false;
         };
@@ -349,83 +347,5 @@ impl PairRows {
         );
         out.truncate(total);
         true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::PlacementIndex;
-
-    /// The rows number placements as the general path does: on every index (every 97th
-    /// for KRNKR) the list the rows write is the placement the general path decodes, and
-    /// the rows rank it, its mirror image and the list reversed back to the index.
-    #[test]
-    fn rows_number_placements_as_the_general_path() {
-        for (m, step) in [
-            ("KK", 1),
-            ("KRK", 1),
-            ("KRKN", 1),
-            ("KNKA", 1),
-            ("KCKB", 1),
-            ("KAKA", 1),
-            ("KRKAA", 1),
-            ("KCAKR", 1),
-            ("KRNKR", 97),
-        ] {
-            let idx = PlacementIndex::new(m.parse().expect("material")).expect("index");
-            assert!(idx.has_pair_rows(), "{m}: no pair rows");
-            for i in (0..idx.size()).step_by(step) {
-                let list = idx.unrank_pieces(i).expect("in range");
-                let setup = idx.unrank_general(i);
-                let mut from_rows: Vec<_> = list.iter().map(|&(p, s)| (s, p)).collect();
-                from_rows.sort();
-                let general: Vec<_> = setup.pieces().collect();
-                assert_eq!(from_rows, general, "{m} {i}: {}", setup.board_fen());
-                assert_eq!(idx.rank_pieces(&list), Ok(i), "{m} {i}");
-                let mirrored: Vec<_> = list.iter().map(|&(p, s)| (p, s.mirror())).collect();
-                assert_eq!(idx.rank_pieces(&mirrored), Ok(i), "{m} {i} mirrored");
-                let mut reversed = list.clone();
-                reversed.reverse();
-                assert_eq!(idx.rank_pieces(&reversed), Ok(i), "{m} {i} reversed");
-                assert_eq!(idx.unrank(i).as_ref(), Ok(&setup), "{m} {i} setup");
-            }
-        }
-        // past the limit of pairs the general path serves (king against king, advisor and
-        // elephant: 3 · 275 + 3 · 138 = 1,239 pairs)
-        let idx = PlacementIndex::new("KCKAB".parse().expect("material")).expect("index");
-        assert!(!idx.has_pair_rows());
-    }
-
-    /// Any piece moved anywhere ranks alike in kind order (read in place, kings through
-    /// the table of king pairs) and in reverse order (grouped by kind, own halves looked
-    /// up entry by entry): the same index, or errors alike.
-    #[test]
-    fn moved_pieces_rank_alike_in_any_order() {
-        use crate::board::Square;
-        use std::mem::discriminant;
-        for m in ["KRNKR", "KRKAA", "KCAKR"] {
-            let idx = PlacementIndex::new(m.parse().expect("material")).expect("index");
-            let size = idx.size();
-            for k in 0..60u64 {
-                let list = idx.unrank_pieces(k * (size / 60) + k).expect("in range");
-                for a in 0..list.len() {
-                    for to in Square::ALL {
-                        let mut moved = list.clone();
-                        moved[a].1 = to;
-                        let mut reversed = moved.clone();
-                        reversed.reverse();
-                        let (x, y) = (idx.rank_pieces(&moved), idx.rank_pieces(&reversed));
-                        // the same index, or the same kind of error (whose text lists
-                        // the pieces in the order given)
-                        assert_eq!(x.as_ref().ok(), y.as_ref().ok(), "{m}: {moved:?}");
-                        assert_eq!(
-                            x.as_ref().err().map(discriminant),
-                            y.as_ref().err().map(discriminant),
-                            "{m}: {moved:?}"
-                        );
-                    }
-                }
-            }
-        }
     }
 }

@@ -29,13 +29,13 @@
 //!
 //! The forms a placement comes in (piece list, setup, position) are in [`super::forms`].
 
-use super::bucket::{bucket, piece_code, Bucketed, Own, BIT, KIND_WEIGHT};
-use super::espace;
+use super::bucket::{bucket, piece_code, Bucketed, Own, KIND_WEIGHT};
 use super::half::HalfList;
 use super::kinds::KindPattern;
+use super::masks::{bits, mirror_mask, BIT, BLACK_HALF, MIRROR_IF, RED_HALF};
 use super::material::Material;
 use super::split::{Split, TailPlace, TailRef};
-use super::tail::{bits, mirror_mask, TailMasks, BLACK_HALF, MIRROR_IF, RED_HALF};
+use super::tail::TailMasks;
 use crate::board::{Color, Piece, Role, Square};
 use arrayvec::ArrayVec;
 
@@ -383,17 +383,21 @@ impl PlacementIndex {
             return true;
         }
         let [lr, lb] = &split.lists;
-        let folded = d.folded.then(|| {
-            let occ = lr.entries[d.ir].occ | lb.entries[d.ib].occ_black[0];
+        let occ = lr.entries[d.ir].occ | lb.entries[d.ib].occ_black[d.b_mirrored as usize];
+        let mut masks: TailMasks = [0; 8];
+        if d.folded {
             let st = split.sym_state(lr.entries[d.ir].centers, lb.entries[d.ib].centers);
             if split.tail.all_single() {
-                TailPlace::Singles(split.tail.fold_unrank_singles(st, d.x, occ))
+                let sq = split.tail.fold_unrank_singles(st, d.x, occ);
+                for (m, s) in masks.iter_mut().zip(sq).take(split.tail.groups.len()) {
+                    *m = 1u128 << s;
+                }
             } else {
-                let mut masks: TailMasks = [0; 8];
                 split.tail.fold_unrank(0, st, d.x, occ, &mut masks);
-                TailPlace::Masks(masks)
             }
-        });
+        } else {
+            split.tail.full_unrank(0, d.x, occ, &mut masks);
+        }
         split.put_own(&d, &mut put);
         // slots of a group's pieces: one after the other from the group's first
         let mut seen = [0u8; 8];
@@ -406,28 +410,9 @@ impl PlacementIndex {
                 s,
             );
         };
-        match folded {
-            Some(TailPlace::Singles(sq)) => {
-                for (j, &s) in sq[..split.tail.groups.len()].iter().enumerate() {
-                    put_tail(j, square(s));
-                }
-            }
-            Some(TailPlace::Masks(masks)) => {
-                for (j, mask) in masks[..split.tail.groups.len()].iter().enumerate() {
-                    for s in bits(*mask) {
-                        put_tail(j, square(s));
-                    }
-                }
-            }
-            None => {
-                espace::unrank(
-                    &split.tail,
-                    &split.group_base,
-                    &split.single_base,
-                    d.x,
-                    &split.space(&d),
-                    put_tail,
-                );
+        for (j, mask) in masks[..split.tail.groups.len()].iter().enumerate() {
+            for s in bits(*mask) {
+                put_tail(j, square(s));
             }
         }
         true

@@ -14,12 +14,13 @@
 //! centre file: that piece is put on the left, its digit is its rank among the empty left
 //! points of its region, and the other pieces are ranked in full as usual.
 
-use super::bucket::{Own, BIT};
+use super::bucket::Own;
 use super::espace;
 use super::kinds::{list_bytes, square_at, KindPattern};
+use super::masks::{below, BIT, LEFT_FILES, MIRROR_IF, RED_HALF};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
-use super::tail::{below, Region, LEFT_FILES, MIRROR_IF, RED_HALF};
+use super::tail::Region;
 use crate::board::{Color, Piece, Role, Square};
 
 /// Mirror the squares left-right if asked.

@@ -2,14 +2,14 @@
 //! its size and the offsets of its parts (asymmetric Red entries, then Red's symmetric
 //! entries with Black's asymmetric and symmetric ones).
 
-use super::div::Div32;
 use super::espace::{self, Space};
 use super::half::{Empties, HalfList, MAX_OWN};
 use super::kinds::square_at;
+use super::masks::{BLACK_HALF, RED_HALF};
 use super::material::Material;
 use super::pairs::PairRows;
 use super::placement::IndexError;
-use super::tail::{Group, Region, SymState, Tail, TailMasks, BLACK_HALF, RED_HALF};
+use super::tail::{Group, Region, SymState, Tail, TailMasks};
 use crate::board::{Color, Piece, Role, Square};
 use std::sync::Arc;
 use strength_reduce::StrengthReducedU64;
@@ -29,11 +29,10 @@ pub(super) struct Split {
     pub(super) group_kind: [u8; 8],
     /// Where each tail group's pieces are taken from (passed pawns: the enemy half).
     pub(super) group_region: [u128; 8],
-    /// First E-rank of each tail group's region (see [`super::espace`]).
-    pub(super) group_base: [u8; 8],
-    /// The same less the tail pieces of earlier groups that lie wholly below the region
-    /// (Black's passed pawns, for Red's): the base of the single-piece routines, which
-    /// then count every earlier piece below a point (see [`espace::rank_single`]).
+    /// First E-rank of each tail group's region (see [`super::espace`]) less the tail
+    /// pieces of earlier groups that lie wholly below the region (Black's passed pawns,
+    /// for Red's): the base of the single-piece routines, which then count every earlier
+    /// piece below a point (see [`espace::rank_single`]).
     pub(super) single_base: [u8; 8],
     /// Empty own-half points of Red's and Black's entries.
     pub(super) empties: [Arc<Empties>; 2],
@@ -44,10 +43,6 @@ pub(super) struct Split {
     /// for fast division.
     pub(super) nb_t_div: StrengthReducedU64,
     pub(super) t_div: StrengthReducedU64,
-    /// The split's size is below 2^32: decode in 32 bits with these.
-    pub(super) small: bool,
-    pub(super) nb_t_div32: Div32,
-    pub(super) t_div32: Div32,
     /// Size of the part where Red's own-half entry is asymmetric.
     pub(super) a_part: u64,
     /// Cumulative sizes of the blocks of Red's symmetric entries.
@@ -234,7 +229,6 @@ impl Split {
             group_piece,
             group_kind: group_piece.map(|p| p.index() as u8),
             group_region,
-            group_base,
             single_base: {
                 let mut t = group_base;
                 if passed[0] > 0 {
@@ -248,9 +242,6 @@ impl Split {
             nb,
             nb_t_div: StrengthReducedU64::new(nb_t.max(1)),
             t_div: StrengthReducedU64::new(t_full.max(1)),
-            small: false,
-            nb_t_div32: Div32::new(1),
-            t_div32: Div32::new(1),
             a_part,
             sym_r: vec![0],
             red_base: Vec::new(),
@@ -290,15 +281,6 @@ impl Split {
             split.sym_r.push(big(last.checked_add(block))?);
         }
         split.size = big(a_part.checked_add(*split.sym_r.last().expect("nonempty")))?;
-        // in a split below 2^32 every number `decode` divides (an index within the split
-        // or within a symmetric Red entry's block) is below 2^32; a divisor above 2^32
-        // (clamped below) would give the true quotient 0 for such a number
-        split.small = split.size <= u32::MAX as u64;
-        if split.small {
-            let d32 = |d: u64| Div32::new(d.clamp(1, u32::MAX as u64) as u32);
-            split.nb_t_div32 = d32(nb_t);
-            split.t_div32 = d32(t_full);
-        }
         // fits: every start is below the split's size
         split.red_base = (0..lists[0].entries.len())
             .map(|ir| match ir.checked_sub(lists[0].asym) {
@@ -325,7 +307,7 @@ impl Split {
     pub(super) fn rank_tail(&self, own: u128, tail: TailRef) -> u64 {
         match tail {
             TailRef::Singles(sq) => espace::rank_singles(&self.tail, &self.single_base, own, sq),
-            TailRef::Masks(m) => espace::rank(&self.tail, &self.group_base, own, m),
+            TailRef::Masks(m) => self.tail.full_rank(0, own, m),
         }
     }
 
@@ -371,14 +353,7 @@ impl Split {
         if x < self.a_part {
             // mixed radix (Red's entry, Black's placement, tail): the two quotients are
             // independent divisions
-            let (ir, pair);
-            if self.small {
-                ir = self.nb_t_div32.quot(x as u32) as u64;
-                pair = self.t_div32.quot(x as u32) as u64;
-            } else {
-                ir = x / self.nb_t_div;
-                pair = x / self.t_div;
-            }
+            let (ir, pair) = (x / self.nb_t_div, x / self.t_div);
             let ib_full = pair - ir * self.nb;
             let b_mirrored = ib_full >= lb.entries.len() as u64;
             return Decoded {
@@ -394,11 +369,7 @@ impl Split {
         x -= self.sym_r[jr];
         let ir = lr.asym + jr;
         if x < lb.asym as u64 * t {
-            let q = if self.small {
-                self.t_div32.quot(x as u32) as u64
-            } else {
-                x / self.t_div
-            };
+            let q = x / self.t_div;
             return Decoded {
                 ir,
                 ib: q as usize,

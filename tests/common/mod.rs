@@ -1,18 +1,41 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the shared game records, temporary folders and
+//! one seeded random number generator.
+//!
+//! Each test file that uses them includes this module, and none uses all of it.
+#![allow(dead_code)]
 
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+use xqdb::board::attacks::reachable;
+use xqdb::board::{Color, Piece, Role, Setup};
+use xqdb::index::Material;
 
-/// A file of the shared game collections (`../shared/games/<rel>`), or None with a notice
-/// when the collections are absent (the test is then skipped).
-#[allow(dead_code)]
-pub fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+fn shared_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/games")
-        .join(rel);
+        .join(rel)
+}
+
+/// A file or folder of the shared game records (`../shared/games/<rel>`), for a test marked
+/// `#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]` (reported as ignored when
+/// `../shared` is absent, see `build.rs`). Panics when `../shared` is there without it.
+pub fn shared(rel: &str) -> PathBuf {
+    let p = shared_path(rel);
+    assert!(p.exists(), "{} is missing from ../shared", p.display());
+    p
+}
+
+/// The same for a test that also proves something without the shared records: None, with
+/// a notice, when they are absent.
+pub fn shared_if_present(rel: &str) -> Option<PathBuf> {
+    let p = shared_path(rel);
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("notice: {} is absent, test skipped", p.display());
+        eprintln!("notice: {} is absent, that part is skipped", p.display());
         None
     }
 }
@@ -24,4 +47,68 @@ pub fn bin() -> PathBuf {
     std::env::var_os("XQDB_TEST_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_xqdb")))
+}
+
+/// A new empty temporary folder, removed with everything in it when dropped.
+pub fn temp_dir(tag: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xqdb-{tag}-"))
+        .tempdir()
+        .expect("a temporary folder")
+}
+
+/// The random number generator of the tests: seeded, so every run draws the same numbers.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// Every placement of a material, by brute force: each piece on every point it can reach
+/// (`board::attacks::reachable`), one piece per point, kept when
+/// `Setup::validate_placement` accepts it (two unpassed pawns on one file are refused
+/// there); identical pieces swapped count once.
+pub fn all_placements(m: Material) -> Vec<Setup> {
+    fn rec(
+        i: usize,
+        pieces: &[Piece],
+        s: &mut Setup,
+        out: &mut Vec<Setup>,
+        seen: &mut HashSet<Vec<(u8, u8)>>,
+    ) {
+        if i == pieces.len() {
+            let key = s
+                .pieces()
+                .map(|(q, p)| (q as u8, p.index() as u8))
+                .collect();
+            if s.validate_placement().is_ok() && seen.insert(key) {
+                out.push(s.clone());
+            }
+            return;
+        }
+        let p = pieces[i];
+        for q in reachable(p.color, p.role) {
+            if s.piece_at(q).is_none() {
+                s.put(q, p);
+                rec(i + 1, pieces, s, out, seen);
+                s.remove(q);
+            }
+        }
+    }
+    let mut pieces = Vec::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            pieces.extend(std::iter::repeat_n(
+                Piece::new(c, r),
+                m.count(c, r) as usize,
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    rec(
+        0,
+        &pieces,
+        &mut Setup::empty(),
+        &mut out,
+        &mut HashSet::new(),
+    );
+    out
 }

@@ -2,8 +2,19 @@
 //! seen as centre points and mirror pairs, the first group that is not symmetric picks the
 //! canonical member of the mirror pair, and fully symmetric tails are counted once.
 
-use super::{below, bits, mirror_mask, mirror_sq, Region, SymState, Tail, TailMasks};
+use super::{Region, SymState, Tail, TailMasks};
 use crate::index::binomial::{binom, comb_unrank};
+use crate::index::masks::{
+    below, bits, mirror_mask, mirror_sq, BLACK_HALF, CENTRE_FILE, LEFT_FILES, RED_HALF,
+};
+
+/// The centre points (file e) and the left points of the mirror pairs (files a-d) of
+/// Red's half, Black's half and the board.
+const RED_MASKS: (u128, u128) = (CENTRE_FILE & RED_HALF, LEFT_FILES & RED_HALF);
+const BLACK_MASKS: (u128, u128) = (CENTRE_FILE & BLACK_HALF, LEFT_FILES & BLACK_HALF);
+const BOARD_MASKS: (u128, u128) = (CENTRE_FILE, LEFT_FILES);
+/// Files f-i of the whole board.
+const RIGHT_MASK: u128 = LEFT_FILES << 5;
 
 /// Empty centre points and pair left points of a region, for a symmetric occupancy,
 /// as bit masks (ranks and selects by popcount).
@@ -11,30 +22,6 @@ struct SymAvail {
     centers: u128,
     pairs: u128,
 }
-
-const fn region_masks(lo: u32, hi: u32) -> (u128, u128) {
-    let mut c = 0u128;
-    let mut l = 0u128;
-    let mut r = lo;
-    while r < hi {
-        c |= 1u128 << (r * 9 + 4);
-        let mut f = 0;
-        while f < 4 {
-            l |= 1u128 << (r * 9 + f);
-            f += 1;
-        }
-        r += 1;
-    }
-    (c, l)
-}
-
-const RED_MASKS: (u128, u128) = region_masks(0, 5);
-const BLACK_MASKS: (u128, u128) = region_masks(5, 10);
-const BOARD_MASKS: (u128, u128) = region_masks(0, 10);
-/// Files a-d of the whole board.
-pub(crate) const LEFT_FILES: u128 = BOARD_MASKS.1;
-/// Files f-i of the whole board.
-const RIGHT_MASK: u128 = LEFT_FILES << 5;
 
 #[inline(always)]
 fn select_bit(mut b: u128, r: u32) -> u8 {

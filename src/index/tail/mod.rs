@@ -10,18 +10,12 @@
 use super::binomial::{binom, comb_unrank};
 
 mod fold;
-use super::div::Div32;
-use crate::board::{Bitboard, Square};
-pub(crate) use fold::LEFT_FILES;
+use super::masks::{below, bits, BLACK_HALF, RED_HALF};
 use rustc_hash::FxHashMap;
 use strength_reduce::StrengthReducedU64;
 
 /// Most tail groups: passed pawns of each side, then rooks, horses and cannons of each.
 pub const MAX_GROUPS: usize = 8;
-
-/// Ranks 0-4 (Red's half) and 5-9 (Black's half).
-pub(crate) const RED_HALF: u128 = (1u128 << 45) - 1;
-pub(crate) const BLACK_HALF: u128 = ((1u128 << 90) - 1) ^ RED_HALF;
 
 /// Where a group's pieces stand.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -81,11 +75,8 @@ pub struct Tail {
     /// The radices as reciprocals for fast division.
     radix_div: [StrengthReducedU64; MAX_GROUPS],
     /// `suffix[j]` (the product of the radices from group `j` on) as reciprocals, for
-    /// the digits of a rank by independent divisions; 32-bit ones when the full size is
-    /// below 2^32 (`small`).
+    /// the digits of a rank by independent divisions.
     suffix_div: [StrengthReducedU64; MAX_GROUPS],
-    suffix_div32: [Div32; MAX_GROUPS],
-    small: bool,
     suffix: Vec<u64>,
     /// Folded sizes already computed, by packed (group, state).
     memo: FxHashMap<u32, u64>,
@@ -94,42 +85,6 @@ pub struct Tail {
 
 /// Squares of each tail group as a board mask (group `j` in entry `j`).
 pub type TailMasks = [u128; 8];
-
-/// Set squares of a mask in increasing order.
-#[inline(always)]
-pub(crate) fn bits(mut m: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let s = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(s)
-        }
-    })
-}
-
-/// Squares below each square (256 wide: any byte is looked up without a check; codes
-/// of 90 and more have every square below them).
-pub(crate) static BELOW: [u128; 256] = {
-    let mut t = [0u128; 256];
-    let mut s = 0;
-    while s < 256 {
-        t[s] = if s < 90 {
-            (1u128 << s) - 1
-        } else {
-            (1u128 << 90) - 1
-        };
-        s += 1;
-    }
-    t
-};
-
-/// Squares below `s`.
-#[inline(always)]
-pub(crate) fn below(s: u8) -> u128 {
-    BELOW[s as usize]
-}
 
 /// The r-th (0-based) empty square of `region`, branch-free over the occupied squares.
 #[inline(always)]
@@ -145,35 +100,6 @@ fn select_empty(region: Region, occ: u128, r: u8) -> u8 {
 #[inline(always)]
 fn rel_index(region: Region, occ: u128, s: u8) -> u8 {
     s - region.start() - (occ & region.mask() & below(s)).count_ones() as u8
-}
-
-/// `MIRROR_IF[m][s]`: square `s` mirrored left-right if `m` is 1 (squares 90-127, which a
-/// trailing-zero count of an empty mask can give, map to themselves).
-pub(crate) static MIRROR_IF: [[u8; 128]; 2] = {
-    let mut t = [[0u8; 128]; 2];
-    let mut s = 0;
-    while s < 128 {
-        t[0][s] = s as u8;
-        t[1][s] = if s < 90 {
-            Square::ALL[s].mirror() as u8
-        } else {
-            s as u8
-        };
-        s += 1;
-    }
-    t
-};
-
-/// Square `s` mirrored left-right.
-#[inline(always)]
-pub(crate) fn mirror_sq(s: u8) -> u8 {
-    MIRROR_IF[1][s as usize]
-}
-
-/// Left-right mirror image of a board mask.
-#[inline(always)]
-pub(crate) fn mirror_mask(m: u128) -> u128 {
-    Bitboard::from_bits(m).mirror().bits()
 }
 
 impl Tail {
@@ -192,16 +118,10 @@ impl Tail {
             suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
         }
         let suffix_at = |j: usize| suffix.get(j).copied().unwrap_or(1).max(1);
-        let small = suffix[0] <= u32::MAX as u64;
         Tail {
             all_single: groups.iter().all(|g| g.count == 1),
             radix_div: radix.map(|r| StrengthReducedU64::new(r.max(1))),
             suffix_div: std::array::from_fn(|j| StrengthReducedU64::new(suffix_at(j))),
-            // below 2^32 when `small` (each suffix divides the full size)
-            suffix_div32: std::array::from_fn(|j| {
-                Div32::new(suffix_at(j).min(u32::MAX as u64) as u32)
-            }),
-            small,
             groups,
             radix,
             suffix,
@@ -215,20 +135,16 @@ impl Tail {
         self.radix[j & 7]
     }
 
-    /// Group `j`'s radix as a reciprocal for fast division.
-    #[inline(always)]
-    pub fn radix_div(&self, j: usize) -> StrengthReducedU64 {
-        self.radix_div[j & 7]
-    }
-
     /// `x / suffix[j]` for a rank `x` below the full size: the rank of groups `..j`.
     #[inline(always)]
     pub fn rank_before(&self, x: u64, j: usize) -> u64 {
-        if self.small {
-            self.suffix_div32[j & 7].quot(x as u32) as u64
-        } else {
-            x / self.suffix_div[j & 7]
-        }
+        x / self.suffix_div[j & 7]
+    }
+
+    /// Treat every group as a set (tests of the routes).
+    #[cfg(test)]
+    pub(crate) fn force_masks(&mut self) {
+        self.all_single = false;
     }
 
     /// Every group holds one piece.
