@@ -4,6 +4,7 @@
 //! * [`board`]: squares, bitboards, pieces, positions, FEN, legal moves, Zobrist keys.
 //! * [`display`]: terminal rendering of positions.
 //! * [`ffi`]: the C API (`libxqdb.so`, `libxqdb.a`, header `include/xqdb.h`).
+//! * [`serve`]: `xqdb serve`, the web explorer and JSON API.
 
 #![warn(missing_docs)]
 
@@ -16,4 +17,5 @@ pub mod ffi;
 pub mod index;
 pub mod paths;
 pub mod records;
+pub mod serve;
 pub mod tablebase;
