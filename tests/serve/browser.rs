@@ -423,6 +423,17 @@ fn screenshot() {
             "the analysis",
         )
         .await;
+        // the whole page: the window grown to the page's height (headless Chromium's window
+        // is taller than its viewport by the difference measured here)
+        let inner = js(&c, "return window.innerHeight;").await.as_u64().unwrap();
+        let (_, outer) = c.get_window_size().await.unwrap();
+        let page = js(&c, "return document.documentElement.scrollHeight;")
+            .await
+            .as_u64()
+            .unwrap();
+        c.set_window_size(1280, (page + outer - inner) as u32)
+            .await
+            .unwrap();
         let png = c.screenshot().await.unwrap();
         std::fs::write(&out, png).unwrap();
         c.close().await.unwrap();

@@ -387,6 +387,8 @@
   }
   function fmtScore(s) {
     if (s.mate !== undefined) return s.mate > 0 ? `#${s.mate}` : `#-${Math.abs(s.mate)}`;
+    // the engine scores a tablebase result far above any evaluation, below mates
+    if (Math.abs(s.cp) >= 10000) return s.cp > 0 ? 'TB win' : 'TB loss';
     const v = s.cp / 100;
     return (v > 0 ? '+' : '') + v.toFixed(2);
   }
