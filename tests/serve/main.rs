@@ -5,7 +5,9 @@
 //! per run under target/tmp.
 
 mod api;
+#[cfg(unix)]
 mod browser;
+#[cfg(unix)]
 mod limits;
 
 use http_body_util::{BodyExt, Empty};
