@@ -12,6 +12,7 @@
 //! * [`arena`]: matches between engines, adjudicated by the rules and the tablebases.
 //! * [`display`]: terminal rendering of positions.
 //! * [`ffi`]: the C API (`libxqdb.so`, `libxqdb.a`, header `include/xqdb.h`).
+//! * [`serve`]: `xqdb serve`, the web explorer and JSON API.
 //!
 //! The command line (`src/main.rs`, `src/cli/`) sits on top of them.
 
@@ -26,4 +27,5 @@ pub mod ffi;
 pub mod index;
 pub mod paths;
 pub mod records;
+pub mod serve;
 pub mod tablebase;
