@@ -269,44 +269,17 @@ fn probe_error(e: ProbeError) -> ApiError {
     }
 }
 
-/// The repetition rule a verdict rests on: who must deviate, and why. The library's
-/// [`crate::tablebase::Tablebases::rule_behind`] looks along the DTM-optimal line; when that
-/// line reaches no ruling (the loser has a plain loss as slow as the one the rules force),
-/// the line is followed through the moves whose results rest on the rules instead, until a
-/// ruling.
+/// The repetition rule a verdict rests on: who must deviate, and why (see
+/// [`crate::tablebase::Tablebases::rule_behind`]).
 fn rule_of(
     tables: &Catalogue,
     pos: &Position,
     verdict: Verdict,
 ) -> Result<Option<(Color, Ruling)>, ApiError> {
-    let tb = &tables.tb;
     if !verdict.rests_on_rule() {
         return Ok(None);
     }
-    if let Some(r) = tb.rule_behind(pos).map_err(probe_error)? {
-        return Ok(Some(r));
-    }
-    let mut p = pos.clone();
-    let mut seen = std::collections::HashSet::new();
-    while seen.insert(p.key()) && seen.len() <= 400 {
-        let v = tb.probe_verdict(&p).map_err(probe_error)?;
-        if let Some(r) = v.ruling {
-            return Ok(Some((p.turn(), r)));
-        }
-        // best first for the mover: the first permitted move whose result rests on the rules
-        let next = tb
-            .best_moves(&p)
-            .map_err(probe_error)?
-            .into_iter()
-            .find(|o| o.forbidden.is_none() && o.wdl == v.wdl && o.after.rests_on_rule());
-        match next {
-            Some(o) => {
-                p.play(o.mv);
-            }
-            None => break,
-        }
-    }
-    Ok(None)
+    tables.tb.rule_behind(pos).map_err(probe_error)
 }
 
 /// The answer of `/api/tablebase`: 404 when the material is not in the tables served.

@@ -351,8 +351,9 @@ impl Tablebases {
     }
 
     /// When the verdict of `pos` rests on the repetition rules: the side that must deviate
-    /// and its violation, at the first ruling of the optimal line (None for a plain result or
-    /// a draw).
+    /// and its violation, at the first ruling of the optimal line, or (when that line avoids
+    /// every ruling: the loser has a plain loss as slow as the one the rules force) of the
+    /// line through results of the same rule round (None for a plain result or a draw).
     pub fn rule_behind(
         &self,
         pos: &Position,
@@ -368,6 +369,28 @@ impl Tablebases {
             }
             if let Some(r) = self.probe_verdict(&p)?.ruling {
                 return Ok(Some((p.turn(), r)));
+            }
+        }
+        // a result of round k comes from a ruling of round k through results of round k
+        let mut p = pos.clone();
+        let mut seen = std::collections::HashSet::new();
+        while seen.insert(p.key()) && seen.len() <= 400 {
+            let v = self.probe_verdict(&p)?;
+            if let Some(r) = v.ruling {
+                return Ok(Some((p.turn(), r)));
+            }
+            let moves = self.best_moves(&p)?;
+            let same = |o: &&MoveOutcome| o.forbidden.is_none() && o.wdl == v.wdl;
+            let next = moves
+                .iter()
+                .filter(same)
+                .find(|o| o.after.order == v.order)
+                .or_else(|| moves.iter().filter(same).find(|o| o.after.rests_on_rule()));
+            match next {
+                Some(o) => {
+                    p.play(o.mv);
+                }
+                None => break,
             }
         }
         Ok(None)
