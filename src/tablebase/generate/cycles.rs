@@ -91,11 +91,11 @@ const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
 const WORK: u8 = CW | CL | ZW | ZL;
 
 /// The strength of a clean-up pass: how much of the chase analysis it applies (see the
-/// module documentation).
+/// module documentation). A weaker first strength, in which an escape into a chaser's
+/// position keeps `ZW` without looking further, removes a subset of what [`Pass::Two`]
+/// removes in the same state, so it is not run (see [`Gen::clean_up`]).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Pass {
-    /// An escape into a chaser's position keeps `ZW` without looking further.
-    One,
     /// The chaser's replies are examined; a chasing side in check is excused when the
     /// opponent checks with every reply.
     Two,
@@ -439,8 +439,8 @@ impl Gen<'_> {
 
     /// Step 2 of a round: the clean-up fixpoint.
     ///
-    /// The strength [`Pass::One`] is not run: its flag removals are a subset of those of
-    /// [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
+    /// The weak first strength of the public generator is not run: its flag removals are a
+    /// subset of those of [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
     /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
     /// only decide differently where a position carries both sides of a flag pair, so it
     /// starts from those; the final [`Pass::Two`] from what changed since and from those.
@@ -576,7 +576,7 @@ impl Gen<'_> {
             if way_out {
                 return f & !ZL;
             }
-            return self.resolve_chase(x, f, cd, &chasing, pass);
+            return self.resolve_chase(x, f, cd, &chasing);
         }
         let (mut long_check, mut long_chase) = (f & CL != 0, f & ZL != 0);
         let mut check_empty = true;
@@ -628,7 +628,7 @@ impl Gen<'_> {
             return self.no_checking_move(&x.pos, f, cd);
         }
         if long_chase {
-            return self.resolve_chase(x, f, cd, &chasing, pass);
+            return self.resolve_chase(x, f, cd, &chasing);
         }
         f
     }
@@ -646,7 +646,7 @@ impl Gen<'_> {
     /// The chasing moves of a `ZL` position (all its moves into open positions, each with
     /// `ZW`): they must share a target they attack anew, and a side in check is excused when
     /// the opponent answers every chase with a check.
-    fn resolve_chase(&self, x: &Node, f: u8, cd: bool, chasing: &[Move], pass: Pass) -> u8 {
+    fn resolve_chase(&self, x: &Node, f: u8, cd: bool, chasing: &[Move]) -> u8 {
         if chasing.is_empty() {
             if cd {
                 return f & !(ZL | ZW);
@@ -657,7 +657,7 @@ impl Gen<'_> {
         if !common_target(&x.pos, chasing, Bitboard::FULL) {
             return f & !ZL;
         }
-        if pass == Pass::One || !x.pos.in_check() {
+        if !x.pos.in_check() {
             return f;
         }
         for &m in chasing {
@@ -696,9 +696,6 @@ impl Gen<'_> {
                         if cf & ZL != 0 {
                             let evt = escape_targets(&x.pos, m);
                             if !evt.is_empty() {
-                                if pass == Pass::One {
-                                    return f;
-                                }
                                 escapes.push((evt, m, cf));
                             }
                         }
@@ -711,7 +708,7 @@ impl Gen<'_> {
             if escapes.is_empty() {
                 return f & !ZW;
             }
-            let consider_mutual = !(draw_move && pass <= Pass::Two);
+            let consider_mutual = !(draw_move && pass == Pass::Two);
             for (evt, m, cf) in escapes {
                 let mutual = consider_mutual && cf & ZW != 0 && !new_attacks(&x.pos, m).is_empty();
                 let y = self.node_after(x, m);
@@ -752,7 +749,7 @@ impl Gen<'_> {
                     }
                 }
                 if again
-                    && (!other || pass <= Pass::Two)
+                    && (!other || pass == Pass::Two)
                     && again_moves
                         .iter()
                         .any(|&m3| !(new_attacks(&y.pos, m3) & evt).is_empty())
@@ -775,9 +772,6 @@ impl Gen<'_> {
             let evt = escape_targets(&x.pos, m);
             if evt.is_empty() {
                 continue;
-            }
-            if pass == Pass::One {
-                return f;
             }
             let y = self.node_after(x, m);
             let mut chasing = MoveList::new();
