@@ -311,6 +311,8 @@ impl Gen<'_> {
         };
         let want = if lose { CL | ZL } else { CW | ZW };
         let visit = |i: usize| {
+            // the placement is decoded once for both sides to move
+            let mut prev: Option<Node> = None;
             for side in Color::ALL {
                 if !self.is_open(side, i) {
                     continue;
@@ -320,8 +322,15 @@ impl Gen<'_> {
                 if f & want == 0 {
                     continue;
                 }
-                let Some(x) = self.node(i, side) else {
-                    continue;
+                let x = match prev.take() {
+                    Some(mut n) => {
+                        n.pos.play_null();
+                        n
+                    }
+                    None => match self.node(i, side) {
+                        Some(n) => n,
+                        None => continue,
+                    },
                 };
                 let cd = self.capture_draw(side, i);
                 let g = if lose {
@@ -336,6 +345,7 @@ impl Gen<'_> {
                     }
                     changes.fetch_add(1, Relaxed);
                 }
+                prev = Some(x);
             }
         };
         match scope {
