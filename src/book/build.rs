@@ -4,8 +4,8 @@ use super::file::{BookEntry, BookMove};
 use crate::board::{Color, Move, Position};
 use crate::records::{Game, GameResult};
 
-/// How move weights are computed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How move weights are computed (`--weight score|games|wins` on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Weighting {
     /// 2 x wins + draws from the mover's side; a game with an unknown result counts as a draw.
     Score,

@@ -7,7 +7,9 @@ mod file;
 pub use build::{
     build, canonical, canonical_move, BookBuilder, BookOptions, BuildSummary, Weighting,
 };
-pub use file::{merge, write, Book, BookEntry, BookError, BookMove, MergeError, PickMode};
+pub use file::{
+    merge, write, Book, BookEntry, BookError, BookMove, MergeError, MergeSummary, PickMode,
+};
 
 /// The default opening collection written for the project (main lines of the common
 /// openings, ICCS), embedded in the binary.

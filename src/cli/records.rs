@@ -3,7 +3,6 @@
 use super::ui::Ui;
 use clap::Subcommand;
 use std::path::PathBuf;
-use xqdb::board::Position;
 use xqdb::records::{write_game, Notation};
 
 #[derive(Subcommand)]
@@ -23,8 +22,8 @@ pub enum GamesCmd {
         #[arg(short, long)]
         output: PathBuf,
         /// Move notation: iccs, wxf or chinese.
-        #[arg(long, default_value = "iccs")]
-        notation: String,
+        #[arg(long, value_enum, ignore_case = true, hide_possible_values = true, default_value_t = Notation::Iccs)]
+        notation: Notation,
     },
 }
 
@@ -36,11 +35,7 @@ pub fn games(action: GamesCmd, ui: &Ui) -> Result<(), String> {
             paths,
             output,
             notation,
-        } => (
-            paths.clone(),
-            Some(output.clone()),
-            parse_notation(notation)?,
-        ),
+        } => (paths.clone(), Some(output.clone()), *notation),
     };
     let files = collect_files(&paths).map_err(|e| e.to_string())?;
     // the export goes to a temporary file renamed at the end: the output is never half
@@ -148,24 +143,4 @@ pub fn print_skipped(st: &xqdb::records::collection::ReadStats, ui: &Ui) {
             println!("  {s}");
         }
     }
-}
-
-pub fn parse_notation(s: &str) -> Result<Notation, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "iccs" => Ok(Notation::Iccs),
-        "wxf" => Ok(Notation::Wxf),
-        "chinese" => Ok(Notation::Chinese),
-        other => Err(format!(
-            "unknown notation '{other}': use iccs, wxf or chinese"
-        )),
-    }
-}
-
-pub fn notate(pos: &Position, m: xqdb::board::Move, n: Notation) -> String {
-    let t = match n {
-        Notation::Iccs => None,
-        Notation::Wxf => xqdb::board::notation::to_wxf(pos, m),
-        Notation::Chinese => xqdb::board::notation::to_chinese(pos, m),
-    };
-    t.unwrap_or_else(|| m.to_string())
 }

@@ -4,7 +4,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::Duration;
+use xqdb::progress::Progress;
 
 /// Output settings of one command.
 #[derive(Clone, Copy, Debug)]
@@ -64,6 +66,14 @@ impl Ui {
         pb
     }
 
+    /// Bars for the phases of a library job (hidden unless bars are drawn).
+    pub fn phase_bars(&self) -> PhaseBars {
+        PhaseBars {
+            show: self.bars,
+            bar: Mutex::new(ProgressBar::hidden()),
+        }
+    }
+
     /// A spinner for work of unknown length (the message says what is being done).
     pub fn spinner(&self, what: &str) -> ProgressBar {
         if !self.bars {
@@ -76,6 +86,55 @@ impl Ui {
         pb.set_message(what.to_string());
         pb.enable_steady_tick(Duration::from_millis(200));
         pb
+    }
+}
+
+/// Draws the phases a library job reports ([`Progress`]) as bars, one per phase:
+/// `PREFIX PHASE [====>   ] DONE/STEPS ELAPSED` (PREFIX the job, such as a material).
+pub struct PhaseBars {
+    show: bool,
+    bar: Mutex<ProgressBar>,
+}
+
+impl PhaseBars {
+    /// The current bar (a poisoned lock only means a panic while drawing: the bar is fine).
+    fn bar(&self) -> std::sync::MutexGuard<'_, ProgressBar> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Progress for PhaseBars {
+    fn begin(&self, job: &str, phase: &str, steps: u64) {
+        if !self.show {
+            return;
+        }
+        let pb = ProgressBar::new(steps);
+        pb.set_style(
+            ProgressStyle::with_template("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        pb.set_prefix(job.to_string());
+        pb.set_message(phase.to_string());
+        *self.bar() = pb;
+    }
+
+    fn status(&self, text: &str) {
+        if self.show {
+            self.bar().set_message(text.to_string());
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        if self.show {
+            self.bar().inc(n);
+        }
+    }
+
+    fn end(&self) {
+        if self.show {
+            self.bar().finish_and_clear();
+        }
     }
 }
 
