@@ -5,8 +5,7 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xqdb::board::Position;
-use xqdb::book::{merge, write, Book, BookBuilder, BookOptions, Weighting};
-use xqdb::records::collection::{collect_files, read_collection};
+use xqdb::book::{build_files, merge, Book, BookOptions, Weighting};
 
 #[derive(Subcommand)]
 pub enum BookCmd {
@@ -104,33 +103,19 @@ pub fn book(action: BookCmd, ui: &Ui) -> Result<(), String> {
 /// `xqdb book build`: the book of the games of `paths`, and what went in.
 fn build(paths: &[PathBuf], output: &Path, opts: BookOptions, ui: &Ui) -> Result<(), String> {
     let start = Instant::now();
-    let files = collect_files(paths).map_err(|e| e.to_string())?;
-    xqdb::paths::check_output_not_input(output, &files)?;
-    let total: u64 = files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    let pb = ui.bytes_bar(total, "reading");
-    // games go into the builder one by one: memory follows the book, not the input
-    let mut builder = BookBuilder::new(&opts);
-    let st = read_collection(paths, |g, _| builder.add(g), |b| pb.set_position(b))
-        .map_err(|e| e.to_string())?;
-    pb.finish_and_clear();
-    let (entries, summary) = builder.finish();
-    let size = write(output, &entries, &opts, summary.games_used).map_err(|e| e.to_string())?;
+    let b = build_files(paths, output, &opts, &ui.reading_bars()).map_err(|e| e.to_string())?;
     if !ui.quiet {
         println!(
             "{}: {} games used, {} skipped, {} positions, {} moves, {}, in {:.2} s",
             output.display(),
-            summary.games_used,
-            st.skipped.len(),
-            summary.positions,
-            summary.moves,
-            super::ui::size(size),
+            b.summary.games_used,
+            b.read.skipped.len(),
+            b.summary.positions,
+            b.summary.moves,
+            super::ui::size(b.bytes),
             start.elapsed().as_secs_f64()
         );
-        super::records::print_skipped(&st, ui);
+        super::records::print_skipped(&b.read, ui);
     }
     Ok(())
 }

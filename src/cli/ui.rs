@@ -46,16 +46,6 @@ impl Ui {
         pb
     }
 
-    /// A bar over bytes of input.
-    pub fn bytes_bar(&self, total: u64, what: &str) -> ProgressBar {
-        let pb = self.bar(
-            total,
-            "{msg:<12} [{bar:40}] {bytes}/{total_bytes} {elapsed} (eta {eta})",
-        );
-        pb.set_message(what.to_string());
-        pb
-    }
-
     /// A bar over a number of items.
     pub fn count_bar(&self, total: u64, what: &str) -> ProgressBar {
         let pb = self.bar(
@@ -66,12 +56,22 @@ impl Ui {
         pb
     }
 
-    /// Bars for the phases of a library job (hidden unless bars are drawn).
-    pub fn phase_bars(&self) -> PhaseBars {
+    fn phases(&self, template: &'static str) -> PhaseBars {
         PhaseBars {
             show: self.bars,
+            template,
             bar: Mutex::new(ProgressBar::hidden()),
         }
+    }
+
+    /// Bars for the phases of a generation (hidden unless bars are drawn).
+    pub fn phase_bars(&self) -> PhaseBars {
+        self.phases("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
+    }
+
+    /// Bars for reading game records, a step per byte (hidden unless bars are drawn).
+    pub fn reading_bars(&self) -> PhaseBars {
+        self.phases("{msg:<12} [{bar:40}] {bytes}/{total_bytes} {elapsed} (eta {eta})")
     }
 
     /// A spinner for work of unknown length (the message says what is being done).
@@ -89,10 +89,11 @@ impl Ui {
     }
 }
 
-/// Draws the phases a library job reports ([`Progress`]) as bars, one per phase:
-/// `PREFIX PHASE [====>   ] DONE/STEPS ELAPSED` (PREFIX the job, such as a material).
+/// Draws the phases a library job reports ([`Progress`]) as bars, one per phase (the job is
+/// the bar's prefix, the phase or its status the message).
 pub struct PhaseBars {
     show: bool,
+    template: &'static str,
     bar: Mutex<ProgressBar>,
 }
 
@@ -110,7 +111,7 @@ impl Progress for PhaseBars {
         }
         let pb = ProgressBar::new(steps);
         pb.set_style(
-            ProgressStyle::with_template("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
+            ProgressStyle::with_template(self.template)
                 .expect("valid template")
                 .progress_chars("=> "),
         );

@@ -525,6 +525,31 @@ fn write_line(
 mod tests {
     use super::*;
 
+    #[test]
+    fn notations_by_name_and_moves_in_each() {
+        use clap::ValueEnum;
+        for (name, n) in [
+            ("iccs", Notation::Iccs),
+            ("WXF", Notation::Wxf),
+            ("Chinese", Notation::Chinese),
+        ] {
+            assert_eq!(Notation::from_str(name, true), Ok(n));
+        }
+        let e = Notation::from_str("san", true).unwrap_err();
+        assert!(e.contains("san"), "{e}");
+        let pos = Position::startpos();
+        let m = "h2e2".parse().unwrap();
+        assert_eq!(Notation::Iccs.write_move(&pos, m), "h2e2");
+        assert_eq!(Notation::Wxf.write_move(&pos, m), "C2.5");
+        assert_eq!(Notation::Chinese.write_move(&pos, m), "炮二平五");
+        // Black's cannon: WXF and Chinese count files from Black's side
+        let mut p = pos.clone();
+        p.play(m);
+        let b = "h7e7".parse().unwrap();
+        assert_eq!(Notation::Wxf.write_move(&p, b), "C8.5");
+        assert_eq!(Notation::Chinese.write_move(&p, b), "炮８平５");
+    }
+
     fn games(text: &str) -> Vec<Result<Game, GameError>> {
         let mut r = PgnReader::new(text.as_bytes());
         let mut out = Vec::new();
