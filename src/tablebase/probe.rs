@@ -440,6 +440,7 @@ impl Tablebases {
                 }
             }
         }
+        out.flush()?;
         Ok((ok, bad))
     }
 

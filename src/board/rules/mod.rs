@@ -17,7 +17,7 @@ pub enum RuleSet {
     #[value(name = "none")]
     CyclesDraw,
     /// Rule set 1: perpetual check loses, perpetual chase (ranked below check) loses, every
-    /// other cycle is drawn (../shared/reference/rules.md, "Repetition: rule set 1").
+    /// other cycle is drawn (README, "Repetition rules").
     #[default]
     #[value(name = "check-chase")]
     CheckChase,

@@ -68,9 +68,10 @@
 //! ours on every reference position); the finer points of [`Pass`] follow its behaviour.
 
 use super::bytes::Bits;
-use super::{code, Gen, Mode, CHUNK};
+use super::{code, params, tail_move, Gen, Mode, CHUNK};
 use crate::board::rules::{escape_targets, escaping_moves, gives_check, new_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, Position};
+use crate::index::{PieceList, TailCtx};
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use arrayvec::ArrayVec;
@@ -91,11 +92,11 @@ const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
 const WORK: u8 = CW | CL | ZW | ZL;
 
 /// The strength of a clean-up pass: how much of the chase analysis it applies (see the
-/// module documentation).
+/// module documentation). A weaker first strength, in which an escape into a chaser's
+/// position keeps `ZW` without looking further, removes a subset of what [`Pass::Two`]
+/// removes in the same state, so it is not run (see [`Gen::clean_up`]).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Pass {
-    /// An escape into a chaser's position keeps `ZW` without looking further.
-    One,
     /// The chaser's replies are examined; a chasing side in check is excused when the
     /// opponent checks with every reply.
     Two,
@@ -116,6 +117,17 @@ impl Dirty {
     }
 }
 
+/// The indices a clean-up sweep examines.
+#[derive(Copy, Clone)]
+enum Scope<'a> {
+    /// Every open position.
+    All,
+    /// Every open position; what a change affects is marked in the worklist.
+    AllTracked(&'a Dirty),
+    /// The marked positions (taken from the worklist; changes mark more).
+    Marked(&'a Dirty),
+}
+
 /// What one move of a position reaches, for the clean-up.
 #[derive(Copy, Clone)]
 enum Child {
@@ -127,12 +139,56 @@ enum Child {
     Open(u8),
 }
 
+/// A position of the table with what ranks its quiet successors without playing them.
+struct Node {
+    pos: Position,
+    pieces: PieceList,
+    ctx: Option<TailCtx>,
+}
+
 impl Gen<'_> {
-    fn child(&self, c: &Position) -> Child {
-        let Some(j) = self.rank(c) else {
+    /// Position `i` with `side` to move (None for an undecodable index).
+    fn node(&self, i: usize, side: Color) -> Option<Node> {
+        let pieces = self.index.unrank_pieces(i as u64).ok()?;
+        let pos = Position::from_pieces(&pieces, side).ok()?;
+        let ctx = self.index.prepare_tail(&pieces);
+        Some(Node { pos, pieces, ctx })
+    }
+
+    /// The result of the quiet move `m` of `x`, as a node.
+    fn node_after(&self, x: &Node, m: Move) -> Node {
+        let pos = x.pos.after(m);
+        let mut pieces = x.pieces.clone();
+        if let Some(e) = pieces.iter_mut().find(|e| e.1 == m.from()) {
+            e.1 = m.to();
+        }
+        let ctx = self.index.prepare_tail(&pieces);
+        Node { pos, pieces, ctx }
+    }
+
+    /// Index of the result of the quiet move `m` of `x` (ranked from `x`'s tail when only
+    /// the tail moves).
+    fn quiet_child(&self, x: &Node, m: Move) -> Option<usize> {
+        let (from, to) = (m.from(), m.to());
+        let k = x.pieces.iter().position(|e| e.1 == from)?;
+        let p = x.pieces[k].0;
+        match (&x.ctx, tail_move(p, from, to)) {
+            (Some(ctx), true) => self.index.rank_tail_move(ctx, from, to),
+            _ => {
+                let mut q = x.pieces.clone();
+                q[k].1 = to;
+                self.index.rank_pieces(&q).ok()
+            }
+        }
+        .map(|j| j as usize)
+    }
+
+    /// What the quiet move `m` of `x` reaches.
+    fn child(&self, x: &Node, m: Move) -> Child {
+        let Some(j) = self.quiet_child(x, m) else {
             return Child::Bad;
         };
-        let s = c.turn().index();
+        let s = (!x.pos.turn()).index();
         let v = self.val[s].get(j);
         if v & code::OPEN != 0 {
             Child::Open(self.aux[s].get(j))
@@ -181,18 +237,17 @@ impl Gen<'_> {
         }
         for side in Color::ALL {
             self.each_open(side, |i| {
-                let Some(pos) = self.position(i, side) else {
+                let Some(x) = self.node(i, side) else {
                     return false;
                 };
-                let (moves, child_flag, own_flag) = if pos.in_check() {
-                    (pos.quiet_moves(), CHECK, IN_CHECK)
+                let (moves, child_flag, own_flag) = if x.pos.in_check() {
+                    (x.pos.quiet_moves(), CHECK, IN_CHECK)
                 } else {
-                    (escaping_moves(&pos), CHASE, IN_CHASE)
+                    (escaping_moves(&x.pos), CHASE, IN_CHASE)
                 };
                 let mut found = false;
                 for m in moves {
-                    let c = pos.after(m);
-                    if let Some(j) = self.rank(&c) {
+                    if let Some(j) = self.quiet_child(&x, m) {
                         if self.is_open(!side, j) {
                             self.aux[(!side).index()].or(j, child_flag);
                             found = true;
@@ -248,9 +303,13 @@ impl Gen<'_> {
     /// predecessors and, when a flag its grandparents read changed, theirs, for both kinds of
     /// sweep): `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. True when
     /// a flag changed.
-    fn sweep(&self, lose: bool, pass: Pass, dirty: Option<&Dirty>) -> bool {
+    fn sweep(&self, lose: bool, pass: Pass, scope: Scope) -> u64 {
         let n = self.size();
-        let any = AtomicBool::new(false);
+        let changes = AtomicU64::new(0);
+        let dirty = match scope {
+            Scope::All => None,
+            Scope::AllTracked(d) | Scope::Marked(d) => Some(d),
+        };
         let want = if lose { CL | ZL } else { CW | ZW };
         let visit = |i: usize| {
             for side in Color::ALL {
@@ -262,31 +321,31 @@ impl Gen<'_> {
                 if f & want == 0 {
                     continue;
                 }
-                let Some(pos) = self.position(i, side) else {
+                let Some(x) = self.node(i, side) else {
                     continue;
                 };
                 let cd = self.capture_draw(side, i);
                 let g = if lose {
-                    self.remove_lose(&pos, f, cd, pass)
+                    self.remove_lose(&x, f, cd, pass)
                 } else {
-                    self.remove_win(&pos, f, cd, pass)
+                    self.remove_win(&x, f, cd, pass)
                 };
                 if g != f {
                     aux.set(i, g);
                     if let Some(d) = dirty {
                         self.changed(i, side, f ^ g, d);
                     }
-                    any.store(true, Relaxed);
+                    changes.fetch_add(1, Relaxed);
                 }
             }
         };
-        match dirty {
-            None => (0..self.chunks()).into_par_iter().for_each(|c| {
+        match scope {
+            Scope::All | Scope::AllTracked(_) => (0..self.chunks()).into_par_iter().for_each(|c| {
                 for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
                     visit(i);
                 }
             }),
-            Some(d) => {
+            Scope::Marked(d) => {
                 let todo = if lose { &d.lose } else { &d.win };
                 (0..todo.words()).into_par_iter().for_each(|w| {
                     let mut bits = todo.take(w);
@@ -300,7 +359,7 @@ impl Gen<'_> {
                 });
             }
         }
-        any.load(Relaxed)
+        changes.into_inner()
     }
 
     /// Mark for re-examination what reads the flags of position `i` (side `x`) that just
@@ -327,17 +386,31 @@ impl Gen<'_> {
         }
     }
 
-    /// Run a clean-up pass to its fixpoint with full sweeps: until a sweep of each kind in a
-    /// row changes nothing.
-    fn settle_full(&self, pass: Pass) {
-        let mut lose = true;
-        let mut quiet = 0;
+    /// Run a clean-up pass to its fixpoint: full sweeps (alternating kinds) while they change
+    /// many flags; once a sweep changes few ([`params::SETTLE_TRACK_BELOW`] of the table),
+    /// two more full sweeps (one of each kind) record what their changes affect in `dirty`,
+    /// and the fixpoint is finished over the marked indices only. Every position was examined
+    /// after the last untracked change, and every change since is tracked, so the marked
+    /// sweeps reach the same fixpoint as full ones would, at a fraction of the cost (the
+    /// last sweeps of a round change a few thousand flags among millions).
+    fn settle_full(&self, pass: Pass, dirty: &Dirty) {
+        let few = (self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64;
+        let (mut lose, mut track) = (true, false);
+        let (mut quiet, mut tracked) = (0, 0);
         while quiet < 2 {
-            if self.sweep(lose, pass, None) {
-                quiet = 0;
-            } else {
-                quiet += 1;
+            if tracked == 2 {
+                self.settle_marked(pass, dirty);
+                return;
             }
+            let scope = if track {
+                tracked += 1;
+                Scope::AllTracked(dirty)
+            } else {
+                Scope::All
+            };
+            let changes = self.sweep(lose, pass, scope);
+            track |= changes < few;
+            quiet = if changes == 0 { quiet + 1 } else { 0 };
             lose = !lose;
         }
     }
@@ -347,7 +420,7 @@ impl Gen<'_> {
     fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
         let mut lose = true;
         while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
-            self.sweep(lose, pass, Some(dirty));
+            self.sweep(lose, pass, Scope::Marked(dirty));
             lose = !lose;
         }
     }
@@ -367,13 +440,13 @@ impl Gen<'_> {
 
     /// Step 2 of a round: the clean-up fixpoint.
     ///
-    /// The strength [`Pass::One`] is not run: its flag removals are a subset of those of
-    /// [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
+    /// The weak first strength of the public generator is not run: its flag removals are a
+    /// subset of those of [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
     /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
     /// only decide differently where a position carries both sides of a flag pair, so it
     /// starts from those; the final [`Pass::Two`] from what changed since and from those.
     fn clean_up(&self, dirty: &Dirty) {
-        self.settle_full(Pass::Two);
+        self.settle_full(Pass::Two, dirty);
         self.mark_mutual(dirty);
         self.settle_marked(Pass::Three, dirty);
         // mutual flags left: neither side is the sole violator
@@ -405,7 +478,7 @@ impl Gen<'_> {
     }
 
     /// The `CL`/`ZL` clean-up of one position (side to move: the possible violator).
-    fn remove_lose(&self, x: &Position, flags: u8, cd: bool, pass: Pass) -> u8 {
+    fn remove_lose(&self, x: &Node, flags: u8, cd: bool, pass: Pass) -> u8 {
         let mut f = flags;
         if cd {
             let mut changed = false;
@@ -421,12 +494,12 @@ impl Gen<'_> {
                 return f;
             }
         }
-        let moves = x.quiet_moves();
+        let moves = x.pos.quiet_moves();
         if f & CL != 0 && f & CW != 0 {
             // in check and checking: mutual perpetual check
             let (mut empty, mut again, mut way_out, mut other) = (true, false, false, false);
             for &m in &moves {
-                match self.child(&x.after(m)) {
+                match self.child(x, m) {
                     Child::Good => way_out = true,
                     Child::Bad => {}
                     Child::Open(cf) if cf & CW == 0 => {
@@ -450,7 +523,7 @@ impl Gen<'_> {
                 return f & !CL;
             }
             if empty {
-                return self.no_checking_move(x, f, cd);
+                return self.no_checking_move(&x.pos, f, cd);
             }
             return f;
         }
@@ -460,7 +533,7 @@ impl Gen<'_> {
             let (mut again, mut way_out, mut other) = (false, false, false);
             let mut chasing = MoveList::new();
             for &m in &moves {
-                match self.child(&x.after(m)) {
+                match self.child(x, m) {
                     Child::Bad => {}
                     Child::Good => {
                         if long_check {
@@ -480,7 +553,7 @@ impl Gen<'_> {
                                 && !other
                                 && cf & ZL != 0
                                 && cf & CW == 0
-                                && is_escape(x, m)
+                                && is_escape(&x.pos, m)
                             {
                                 other = true;
                             }
@@ -490,8 +563,8 @@ impl Gen<'_> {
                         if !again
                             && cf & ZW != 0
                             && cf & ZL != 0
-                            && is_escape(x, m)
-                            && !new_attacks(x, m).is_empty()
+                            && is_escape(&x.pos, m)
+                            && !new_attacks(&x.pos, m).is_empty()
                         {
                             again = true;
                         }
@@ -504,7 +577,7 @@ impl Gen<'_> {
             if way_out {
                 return f & !ZL;
             }
-            return self.resolve_chase(x, f, cd, &chasing, pass);
+            return self.resolve_chase(x, f, cd, &chasing);
         }
         let (mut long_check, mut long_chase) = (f & CL != 0, f & ZL != 0);
         let mut check_empty = true;
@@ -513,7 +586,7 @@ impl Gen<'_> {
             if !long_check && !long_chase {
                 break;
             }
-            match self.child(&x.after(m)) {
+            match self.child(x, m) {
                 Child::Bad => {}
                 Child::Good => {
                     if long_check {
@@ -548,15 +621,15 @@ impl Gen<'_> {
         if long_check && long_chase {
             self.fail(format!(
                 "{}: forced to check and to chase with every move",
-                x.to_fen()
+                x.pos.to_fen()
             ));
             return f;
         }
         if long_check && check_empty {
-            return self.no_checking_move(x, f, cd);
+            return self.no_checking_move(&x.pos, f, cd);
         }
         if long_chase {
-            return self.resolve_chase(x, f, cd, &chasing, pass);
+            return self.resolve_chase(x, f, cd, &chasing);
         }
         f
     }
@@ -574,26 +647,26 @@ impl Gen<'_> {
     /// The chasing moves of a `ZL` position (all its moves into open positions, each with
     /// `ZW`): they must share a target they attack anew, and a side in check is excused when
     /// the opponent answers every chase with a check.
-    fn resolve_chase(&self, x: &Position, f: u8, cd: bool, chasing: &[Move], pass: Pass) -> u8 {
+    fn resolve_chase(&self, x: &Node, f: u8, cd: bool, chasing: &[Move]) -> u8 {
         if chasing.is_empty() {
             if cd {
                 return f & !(ZL | ZW);
             }
-            self.fail(format!("{}: open, yet every move loses", x.to_fen()));
+            self.fail(format!("{}: open, yet every move loses", x.pos.to_fen()));
             return f;
         }
-        if !common_target(x, chasing, Bitboard::FULL) {
+        if !common_target(&x.pos, chasing, Bitboard::FULL) {
             return f & !ZL;
         }
-        if pass == Pass::One || !x.in_check() {
+        if !x.pos.in_check() {
             return f;
         }
         for &m in chasing {
-            let y = x.after(m);
-            let escapes_without_check = y.quiet_moves().into_iter().any(|m2| {
-                matches!(self.child(&y.after(m2)), Child::Open(zf) if zf & ZL != 0)
-                    && !gives_check(&y, m2)
-                    && is_escape(&y, m2)
+            let y = self.node_after(x, m);
+            let escapes_without_check = y.pos.quiet_moves().into_iter().any(|m2| {
+                matches!(self.child(&y, m2), Child::Open(zf) if zf & ZL != 0)
+                    && !gives_check(&y.pos, m2)
+                    && is_escape(&y.pos, m2)
             });
             if !escapes_without_check {
                 return f & !ZL;
@@ -603,13 +676,13 @@ impl Gen<'_> {
     }
 
     /// The `CW`/`ZW` clean-up of one position (side to move: the possible victim).
-    fn remove_win(&self, x: &Position, flags: u8, cd: bool, pass: Pass) -> u8 {
+    fn remove_win(&self, x: &Node, flags: u8, cd: bool, pass: Pass) -> u8 {
         let f = flags;
-        let moves = x.quiet_moves();
+        let moves = x.pos.quiet_moves();
         if f & CW != 0 {
             let keeps = moves
                 .iter()
-                .any(|&m| matches!(self.child(&x.after(m)), Child::Open(cf) if cf & CL != 0));
+                .any(|&m| matches!(self.child(x, m), Child::Open(cf) if cf & CL != 0));
             return if keeps { f } else { f & !CW };
         }
         if f & ZL != 0 {
@@ -617,16 +690,13 @@ impl Gen<'_> {
             let mut draw_move = cd;
             let mut escapes: Vec<(Bitboard, Move, u8)> = Vec::new();
             for &m in &moves {
-                match self.child(&x.after(m)) {
+                match self.child(x, m) {
                     Child::Good => draw_move = true,
                     Child::Bad => {}
                     Child::Open(cf) => {
                         if cf & ZL != 0 {
-                            let evt = escape_targets(x, m);
+                            let evt = escape_targets(&x.pos, m);
                             if !evt.is_empty() {
-                                if pass == Pass::One {
-                                    return f;
-                                }
                                 escapes.push((evt, m, cf));
                             }
                         }
@@ -639,15 +709,15 @@ impl Gen<'_> {
             if escapes.is_empty() {
                 return f & !ZW;
             }
-            let consider_mutual = !(draw_move && pass <= Pass::Two);
+            let consider_mutual = !(draw_move && pass == Pass::Two);
             for (evt, m, cf) in escapes {
-                let mutual = consider_mutual && cf & ZW != 0 && !new_attacks(x, m).is_empty();
-                let y = x.after(m);
+                let mutual = consider_mutual && cf & ZW != 0 && !new_attacks(&x.pos, m).is_empty();
+                let y = self.node_after(x, m);
                 let (mut long_chase, mut again, mut other) = (true, false, false);
                 let mut chasing = MoveList::new();
                 let mut again_moves = MoveList::new();
-                for m2 in y.quiet_moves() {
-                    match self.child(&y.after(m2)) {
+                for m2 in y.pos.quiet_moves() {
+                    match self.child(&y, m2) {
                         Child::Good => {
                             long_chase = false;
                             if !mutual {
@@ -665,14 +735,14 @@ impl Gen<'_> {
                                     && !other
                                     && zf & ZL != 0
                                     && zf & CW == 0
-                                    && is_escape(&y, m2)
+                                    && is_escape(&y.pos, m2)
                                 {
                                     other = true;
                                 }
                             } else {
                                 chasing.push(m2);
                             }
-                            if mutual && zf & ZW != 0 && zf & ZL != 0 && is_escape(&y, m2) {
+                            if mutual && zf & ZW != 0 && zf & ZL != 0 && is_escape(&y.pos, m2) {
                                 again = true;
                                 again_moves.push(m2);
                             }
@@ -680,38 +750,35 @@ impl Gen<'_> {
                     }
                 }
                 if again
-                    && (!other || pass <= Pass::Two)
+                    && (!other || pass == Pass::Two)
                     && again_moves
                         .iter()
-                        .any(|&m3| !(new_attacks(&y, m3) & evt).is_empty())
+                        .any(|&m3| !(new_attacks(&y.pos, m3) & evt).is_empty())
                 {
                     return f;
                 }
-                if long_chase && common_target(&y, &chasing, evt) {
+                if long_chase && common_target(&y.pos, &chasing, evt) {
                     return f;
                 }
             }
             return f & !ZW;
         }
         for &m in &moves {
-            let Child::Open(cf) = self.child(&x.after(m)) else {
+            let Child::Open(cf) = self.child(x, m) else {
                 continue;
             };
             if cf & ZL == 0 {
                 continue;
             }
-            let evt = escape_targets(x, m);
+            let evt = escape_targets(&x.pos, m);
             if evt.is_empty() {
                 continue;
             }
-            if pass == Pass::One {
-                return f;
-            }
-            let y = x.after(m);
+            let y = self.node_after(x, m);
             let mut chasing = MoveList::new();
             let mut only_chases = true;
-            for m2 in y.quiet_moves() {
-                match self.child(&y.after(m2)) {
+            for m2 in y.pos.quiet_moves() {
+                match self.child(&y, m2) {
                     Child::Good => {
                         only_chases = false;
                         break;
@@ -724,7 +791,7 @@ impl Gen<'_> {
                     }
                 }
             }
-            if only_chases && common_target(&y, &chasing, evt) {
+            if only_chases && common_target(&y.pos, &chasing, evt) {
                 return f;
             }
         }

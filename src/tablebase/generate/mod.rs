@@ -32,6 +32,7 @@
 mod bytes;
 mod cycles;
 mod dtm;
+mod params;
 
 use super::table::{table_material, ProbeMissing, Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
@@ -47,7 +48,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
-const CHUNK: usize = 4096;
+use params::CHUNK;
 
 /// What [`generate`] builds and how.
 #[derive(Copy, Clone)]
@@ -149,6 +150,20 @@ pub fn asymmetry(pos: &Position) -> u32 {
         }
     }
     d
+}
+
+/// True when moving `p` between `a` and `b` (either way) only changes the index's tail
+/// (a rook, horse or cannon; a pawn past the river on both points): then
+/// [`PlacementIndex::rank_tail_move`] ranks the result.
+fn tail_move(p: Piece, a: Square, b: Square) -> bool {
+    match p.role {
+        Role::Rook | Role::Horse | Role::Cannon => true,
+        Role::Pawn => {
+            let passed = |s: Square| (p.color == Color::Red) == (s.rank() >= 5);
+            passed(a) && passed(b)
+        }
+        _ => false,
+    }
 }
 
 fn flip_pieces(pieces: &PieceList) -> PieceList {
@@ -452,15 +467,7 @@ impl Gen<'_> {
             }
             let src = unmove_sources(p, b, occ_bits, false);
             for a in Bitboard::from_bits(src) {
-                let tail = match p.role {
-                    Role::Rook | Role::Horse | Role::Cannon => true,
-                    Role::Pawn => {
-                        let passed = |s: Square| (p.color == Color::Red) == (s.rank() >= 5);
-                        passed(a) && passed(b)
-                    }
-                    _ => false,
-                };
-                let q = match (&ctx, tail) {
+                let q = match (&ctx, tail_move(p, a, b)) {
                     (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
                     _ => {
                         let mut qp = pieces.clone();

@@ -1,0 +1,11 @@
+//! Tunables of the generator (measured on KRNKR, 2 threads).
+
+/// Positions per parallel work item of a pass over the table.
+pub(super) const CHUNK: usize = 4096;
+
+/// A clean-up sweep of the repetition rules that changes fewer flags than this fraction of
+/// the table's positions switches the clean-up to worklist sweeps (see
+/// `cycles::Gen::settle_full`). At 1/1000 KRNKR's rounds run 4 full sweeps (millions of
+/// changes, then about 10^5), 2 tracked ones (a few hundred) and a few small worklist
+/// sweeps, instead of 10 full sweeps.
+pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
