@@ -2,6 +2,7 @@
 //!
 //! Module map (each module depends only on those above it):
 //! * [`paths`]: default folders (`XQDB_HOME`).
+//! * [`progress`]: how long jobs report their progress (the library never draws).
 //! * [`board`]: squares, bitboards, pieces, setups and positions, FEN, legal moves and
 //!   un-moves, Zobrist keys, move notation.
 //! * [`index`]: material signatures, the placement index of the tablebases, exact counts.
@@ -26,6 +27,7 @@ pub mod engine;
 pub mod ffi;
 pub mod index;
 pub mod paths;
+pub mod progress;
 pub mod records;
 pub mod serve;
 pub mod tablebase;

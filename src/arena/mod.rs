@@ -8,6 +8,11 @@
 //! perpetual check, then perpetual chase, lose; otherwise the game is drawn.
 
 pub mod process;
+mod setup;
+mod tally;
+
+pub use setup::{engine_specs, MatchSetup, SetupError, TimeControlError};
+pub use tally::Tally;
 
 use crate::board::rules::{judge_cycle, CycleVerdict};
 use crate::board::{Move, Position};

@@ -4,8 +4,8 @@ use super::file::{BookEntry, BookMove};
 use crate::board::{Color, Move, Position};
 use crate::records::{Game, GameResult};
 
-/// How move weights are computed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How move weights are computed (`--weight score|games|wins` on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Weighting {
     /// 2 x wins + draws from the mover's side; a game with an unknown result counts as a draw.
     Score,
@@ -226,4 +226,28 @@ pub fn build(games: &[Game], opts: &BookOptions) -> (Vec<BookEntry>, BuildSummar
         b.add(g);
     }
     b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn weightings_by_name() {
+        for &w in Weighting::value_variants() {
+            let name = w.to_possible_value().expect("every weighting is named");
+            assert_eq!(
+                name.get_name(),
+                w.name(),
+                "the command line's name is the header's"
+            );
+            assert_eq!(Weighting::from_name(w.name()), Some(w));
+            assert_eq!(Weighting::from_str(w.name(), false), Ok(w));
+            assert_eq!(Weighting::from_code(w.code()), Some(w));
+        }
+        assert_eq!(Weighting::value_variants().len(), 3);
+        assert!(Weighting::from_str("elo", false).is_err());
+        assert_eq!(Weighting::from_name("elo"), None);
+    }
 }

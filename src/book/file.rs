@@ -411,6 +411,19 @@ pub enum MergeError {
     Weightings(String),
 }
 
+/// What [`merge`] wrote.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MergeSummary {
+    /// Positions in the merged book.
+    pub positions: usize,
+    /// Moves in the merged book.
+    pub moves: usize,
+    /// Size of the file in bytes.
+    pub bytes: u64,
+    /// The weighting of the merged book (the one chosen, else the books' common one).
+    pub weighting: Weighting,
+}
+
 /// Add the statistics of several books (same key and move: counts summed, saturating) and
 /// recompute every weight with `weighting`, else with the books' common weighting (books
 /// with different weightings and no `weighting` are refused). Options of the result: the
@@ -419,7 +432,7 @@ pub fn merge(
     books: &[&Book],
     path: &Path,
     weighting: Option<Weighting>,
-) -> Result<(usize, usize, u64), MergeError> {
+) -> Result<MergeSummary, MergeError> {
     let weighting = match weighting {
         Some(w) => w,
         None => {
@@ -474,12 +487,13 @@ pub fn merge(
         weighting,
     };
     let games = books.iter().fold(0u64, |a, b| a.saturating_add(b.games));
-    let size = write_book(path, &entries, &opts, games)?;
-    Ok((
-        entries.len(),
-        entries.iter().map(|e| e.moves.len()).sum(),
-        size,
-    ))
+    let bytes = write_book(path, &entries, &opts, games)?;
+    Ok(MergeSummary {
+        positions: entries.len(),
+        moves: entries.iter().map(|e| e.moves.len()).sum(),
+        bytes,
+        weighting,
+    })
 }
 
 pub use write_book as write;

@@ -7,7 +7,9 @@ mod file;
 pub use build::{
     build, canonical, canonical_move, BookBuilder, BookOptions, BuildSummary, Weighting,
 };
-pub use file::{merge, write, Book, BookEntry, BookError, BookMove, MergeError, PickMode};
+pub use file::{
+    merge, write, Book, BookEntry, BookError, BookMove, MergeError, MergeSummary, PickMode,
+};
 
 /// The default opening collection written for the project (main lines of the common
 /// openings, ICCS), embedded in the binary.
@@ -38,4 +40,52 @@ pub fn build_default(path: &std::path::Path) -> Result<BuildSummary, BookError> 
     let (entries, summary) = build(&games, &opts);
     write(path, &entries, &opts, summary.games_used)?;
     Ok(summary)
+}
+
+/// What [`build_files`] read and wrote.
+#[derive(Clone, Debug)]
+pub struct FilesBuild {
+    /// The book's figures.
+    pub summary: BuildSummary,
+    /// What was read (skipped games and bytes included).
+    pub read: crate::records::collection::ReadStats,
+    /// Size of the book file in bytes.
+    pub bytes: u64,
+}
+
+/// Why [`build_files`] fails.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildFilesError {
+    /// An input cannot be read.
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
+    /// The output is one of the inputs (see [`crate::paths::check_output_not_input`]).
+    #[error("{0}")]
+    OutputIsInput(String),
+    /// The book cannot be written.
+    #[error(transparent)]
+    Write(#[from] BookError),
+}
+
+/// Build a book from the game records of `paths` (files, or folders searched for .pgn and
+/// .xqf) into `output`, reporting a `reading` phase (one step per byte) on `progress`.
+/// Games go into the builder one by one: memory follows the book, not the input. An output
+/// that is one of the inputs is refused.
+pub fn build_files(
+    paths: &[std::path::PathBuf],
+    output: &std::path::Path,
+    opts: &BookOptions,
+    progress: &dyn crate::progress::Progress,
+) -> Result<FilesBuild, BuildFilesError> {
+    let files = crate::records::collection::collect_files(paths)?;
+    crate::paths::check_output_not_input(output, &files).map_err(BuildFilesError::OutputIsInput)?;
+    let mut builder = BookBuilder::new(opts);
+    let read = crate::records::export::read_reporting(paths, |g, _| builder.add(g), progress)?;
+    let (entries, summary) = builder.finish();
+    let bytes = write(output, &entries, opts, summary.games_used)?;
+    Ok(FilesBuild {
+        summary,
+        read,
+        bytes,
+    })
 }

@@ -2,9 +2,10 @@
 
 use super::ui::Ui;
 use clap::Subcommand;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xqdb::board::Position;
+use xqdb::book::{build_files, merge, Book, BookOptions, Weighting};
 
 #[derive(Subcommand)]
 pub enum BookCmd {
@@ -23,8 +24,8 @@ pub enum BookCmd {
         #[arg(long, default_value_t = 2)]
         min_games: u32,
         /// Move weights: score (2 x wins + draws, unknown results as draws), games, wins.
-        #[arg(long, default_value = "score")]
-        weight: String,
+        #[arg(long, value_enum, hide_possible_values = true, default_value_t = Weighting::Score)]
+        weight: Weighting,
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=super::ui::MAX_THREADS as i64))]
         threads: Option<u16>,
@@ -53,8 +54,8 @@ pub enum BookCmd {
         #[arg(short, long)]
         output: PathBuf,
         /// Weighting of the merged book: score, games or wins (needed when the books differ).
-        #[arg(long)]
-        weight: Option<String>,
+        #[arg(long, value_enum, hide_possible_values = true)]
+        weight: Option<Weighting>,
     },
     /// Summary of a book.
     Stats {
@@ -64,18 +65,12 @@ pub enum BookCmd {
     },
 }
 
-pub fn default_book(p: Option<PathBuf>) -> PathBuf {
+fn default_book(p: Option<PathBuf>) -> PathBuf {
     p.unwrap_or_else(|| xqdb::paths::books_dir().join("default.xqb"))
 }
 
-fn weighting(w: &str) -> Result<xqdb::book::Weighting, String> {
-    xqdb::book::Weighting::from_name(w)
-        .ok_or_else(|| format!("unknown weighting '{w}': use score, games or wins"))
-}
-
-pub fn book_cmd(action: BookCmd, ui: &Ui) -> Result<(), String> {
-    use xqdb::book::{merge, write, Book, BookBuilder, BookOptions};
-    use xqdb::records::collection::{collect_files, read_collection};
+/// `xqdb book ...`.
+pub fn book(action: BookCmd, ui: &Ui) -> Result<(), String> {
     match action {
         BookCmd::Build {
             paths,
@@ -89,115 +84,124 @@ pub fn book_cmd(action: BookCmd, ui: &Ui) -> Result<(), String> {
             let opts = BookOptions {
                 max_ply,
                 min_games,
-                weighting: weighting(&weight)?,
+                weighting: weight,
             };
-            let start = Instant::now();
-            let files = collect_files(&paths).map_err(|e| e.to_string())?;
-            xqdb::paths::check_output_not_input(&output, &files)?;
-            let total: u64 = files
-                .iter()
-                .filter_map(|f| std::fs::metadata(f).ok())
-                .map(|m| m.len())
-                .sum();
-            let pb = ui.bytes_bar(total, "reading");
-            // games go into the builder one by one: memory follows the book, not the input
-            let mut builder = BookBuilder::new(&opts);
-            let st = read_collection(&paths, |g, _| builder.add(g), |b| pb.set_position(b))
-                .map_err(|e| e.to_string())?;
-            pb.finish_and_clear();
-            let (entries, summary) = builder.finish();
-            let size =
-                write(&output, &entries, &opts, summary.games_used).map_err(|e| e.to_string())?;
-            if !ui.quiet {
-                println!(
-                    "{}: {} games used, {} skipped, {} positions, {} moves, {}, in {:.2} s",
-                    output.display(),
-                    summary.games_used,
-                    st.skipped.len(),
-                    summary.positions,
-                    summary.moves,
-                    super::ui::size(size),
-                    start.elapsed().as_secs_f64()
-                );
-                super::records::print_skipped(&st, ui);
-            }
-            Ok(())
+            build(&paths, &output, opts, ui)
         }
-        BookCmd::Probe { fen, book } => {
-            let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
-            let b = Book::open(default_book(book)).map_err(|e| e.to_string())?;
-            let moves = b.moves(&pos);
-            if moves.is_empty() {
-                println!("not in the book");
-            }
-            for m in moves {
-                let chinese = xqdb::board::notation::to_chinese(&pos, m.mv).unwrap_or_default();
-                let score = m
-                    .score_percent()
-                    .map_or("-".to_string(), |s| format!("{s:.1}%"));
-                println!(
-                    "{}  {chinese}  games {:>6}  score {:>6}  (+{} ={} -{})  weight {}",
-                    m.mv, m.games, score, m.wins, m.draws, m.losses, m.weight
-                );
-            }
-            Ok(())
-        }
-        BookCmd::Dump { book } => {
-            let b = Book::open(default_book(book)).map_err(|e| e.to_string())?;
-            for e in b.entries() {
-                let moves: Vec<String> = e
-                    .moves
-                    .iter()
-                    .map(|m| {
-                        format!(
-                            "{} {}/{}/{}/{} w{}",
-                            m.mv, m.games, m.wins, m.draws, m.losses, m.weight
-                        )
-                    })
-                    .collect();
-                println!("{:016x}  {}", e.key, moves.join("  "));
-            }
-            Ok(())
-        }
+        BookCmd::Probe { fen, book } => probe(&fen, &default_book(book)),
+        BookCmd::Dump { book } => dump(&default_book(book)),
         BookCmd::Merge {
             a,
             b,
             output,
             weight,
-        } => {
-            xqdb::paths::check_output_not_input(&output, &[a.clone(), b.clone()])?;
-            let w = weight.as_deref().map(weighting).transpose()?;
-            let ba = Book::open(&a).map_err(|e| e.to_string())?;
-            let bb = Book::open(&b).map_err(|e| e.to_string())?;
-            let (p, m, size) = merge(&[&ba, &bb], &output, w).map_err(|e| e.to_string())?;
-            if !ui.quiet {
-                println!(
-                    "{}: {p} positions, {m} moves, {size} bytes, weights by {}",
-                    output.display(),
-                    w.unwrap_or(ba.options.weighting).name()
-                );
-            }
-            Ok(())
-        }
-        BookCmd::Stats { book } => {
-            let path = default_book(book);
-            let b = Book::open(&path).map_err(|e| e.to_string())?;
-            println!(
-                "{}: {} positions, {} moves, {} games, {} bytes; built with max ply {}, min games {}, weights {:?}",
-                path.display(),
-                b.positions(),
-                b.move_count(),
-                b.games,
-                b.file_size(),
-                b.options.max_ply,
-                b.options.min_games,
-                b.options.weighting
-            );
-            let start = Position::startpos();
-            for m in b.moves(&start).iter().take(5) {
-                println!("  start: {} games {} weight {}", m.mv, m.games, m.weight);
-            }
-            Ok(())
-        }
+        } => merge_books(&a, &b, &output, weight, ui),
+        BookCmd::Stats { book } => stats(&default_book(book)),
     }
+}
+
+/// `xqdb book build`: the book of the games of `paths`, and what went in.
+fn build(paths: &[PathBuf], output: &Path, opts: BookOptions, ui: &Ui) -> Result<(), String> {
+    let start = Instant::now();
+    let b = build_files(paths, output, &opts, &ui.reading_bars()).map_err(|e| e.to_string())?;
+    if !ui.quiet {
+        println!(
+            "{}: {} games used, {} skipped, {} positions, {} moves, {}, in {:.2} s",
+            output.display(),
+            b.summary.games_used,
+            b.read.skipped.len(),
+            b.summary.positions,
+            b.summary.moves,
+            super::ui::size(b.bytes),
+            start.elapsed().as_secs_f64()
+        );
+        super::records::print_skipped(&b.read, ui);
+    }
+    Ok(())
+}
+
+/// `xqdb book probe`: the book moves of a position, best first.
+fn probe(fen: &str, book: &Path) -> Result<(), String> {
+    let pos = Position::from_fen(fen).map_err(|e| e.to_string())?;
+    let b = Book::open(book).map_err(|e| e.to_string())?;
+    let moves = b.moves(&pos);
+    if moves.is_empty() {
+        println!("not in the book");
+    }
+    for m in moves {
+        let chinese = xqdb::board::notation::to_chinese(&pos, m.mv).unwrap_or_default();
+        let score = m
+            .score_percent()
+            .map_or("-".to_string(), |s| format!("{s:.1}%"));
+        println!(
+            "{}  {chinese}  games {:>6}  score {:>6}  (+{} ={} -{})  weight {}",
+            m.mv, m.games, score, m.wins, m.draws, m.losses, m.weight
+        );
+    }
+    Ok(())
+}
+
+/// `xqdb book dump`: every entry of a book.
+fn dump(book: &Path) -> Result<(), String> {
+    let b = Book::open(book).map_err(|e| e.to_string())?;
+    for e in b.entries() {
+        let moves: Vec<String> = e
+            .moves
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {}/{}/{}/{} w{}",
+                    m.mv, m.games, m.wins, m.draws, m.losses, m.weight
+                )
+            })
+            .collect();
+        println!("{:016x}  {}", e.key, moves.join("  "));
+    }
+    Ok(())
+}
+
+/// `xqdb book merge`.
+fn merge_books(
+    a: &Path,
+    b: &Path,
+    output: &Path,
+    weight: Option<Weighting>,
+    ui: &Ui,
+) -> Result<(), String> {
+    xqdb::paths::check_output_not_input(output, &[a.to_path_buf(), b.to_path_buf()])?;
+    let ba = Book::open(a).map_err(|e| e.to_string())?;
+    let bb = Book::open(b).map_err(|e| e.to_string())?;
+    let s = merge(&[&ba, &bb], output, weight).map_err(|e| e.to_string())?;
+    if !ui.quiet {
+        println!(
+            "{}: {} positions, {} moves, {} bytes, weights by {}",
+            output.display(),
+            s.positions,
+            s.moves,
+            s.bytes,
+            s.weighting.name()
+        );
+    }
+    Ok(())
+}
+
+/// `xqdb book stats`: the figures of a book and its first moves.
+fn stats(path: &Path) -> Result<(), String> {
+    let b = Book::open(path).map_err(|e| e.to_string())?;
+    println!(
+        "{}: {} positions, {} moves, {} games, {} bytes; built with max ply {}, min games {}, weights {:?}",
+        path.display(),
+        b.positions(),
+        b.move_count(),
+        b.games,
+        b.file_size(),
+        b.options.max_ply,
+        b.options.min_games,
+        b.options.weighting
+    );
+    let start = Position::startpos();
+    for m in b.moves(&start).iter().take(5) {
+        println!("  start: {} games {} weight {}", m.mv, m.games, m.weight);
+    }
+    Ok(())
 }

@@ -1,5 +1,5 @@
-//! The analyse command: a move decided as the engine decides it (book, then tablebases,
-//! then search), with the search lines printed.
+//! Engine commands: engine (the protocol loop), analyse (a move decided as the engine
+//! decides it: book, then tablebases, then search, with the search lines printed), bench.
 
 use super::ui::Ui;
 use std::path::PathBuf;
@@ -7,21 +7,40 @@ use std::sync::atomic::AtomicBool;
 use xqdb::engine::time::Clock;
 use xqdb::engine::Engine;
 
-/// Options of `xqdb analyse`.
-pub struct AnalyseOptions {
-    pub depth: Option<i32>,
-    pub movetime: Option<u64>,
-    pub hash: usize,
-    pub book: Option<PathBuf>,
-    pub no_book: bool,
-    pub tables: Option<PathBuf>,
-    pub no_tables: bool,
+/// Arguments of `xqdb analyse`.
+#[derive(clap::Args)]
+pub struct AnalyseArgs {
+    /// A FEN (quoted) or `startpos`.
+    fen: String,
+    /// Depth limit (default 10 without --movetime).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
+    depth: Option<i32>,
+    /// Time limit in milliseconds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: Option<u64>,
+    /// Hash size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=xqdb::engine::MAX_HASH_MB as u64))]
+    hash: u64,
+    /// Book file (default: books/default.xqb, skipped with a note when absent).
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Do not consult the book.
+    #[arg(long)]
+    no_book: bool,
+    /// Table folder (default: $XQDB_TABLES, else $XQDB_HOME/tables, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Do not consult the tablebases.
+    #[arg(long)]
+    no_tables: bool,
 }
 
-pub fn analyse(fen: &str, o: AnalyseOptions, ui: &Ui) -> Result<(), String> {
+/// `xqdb analyse`: the search lines as they come, then where the move comes from and the
+/// move.
+pub fn analyse(o: AnalyseArgs, ui: &Ui) -> Result<(), String> {
     let mut e = Engine::new();
-    e.set_position(fen, &[])?;
-    e.set_hash(o.hash)?;
+    e.set_position(&o.fen, &[])?;
+    e.set_hash(o.hash as usize)?;
     e.use_book = !o.no_book;
     e.use_tb = !o.no_tables;
     e.book_best = true;
@@ -69,5 +88,30 @@ pub fn analyse(fen: &str, o: AnalyseOptions, ui: &Ui) -> Result<(), String> {
         ),
         None => println!("no legal move"),
     }
+    Ok(())
+}
+
+/// `xqdb engine`: UCI or UCCI on standard input and output.
+pub fn engine() -> Result<(), String> {
+    let stdin = std::io::stdin();
+    xqdb::engine::run_protocol(stdin.lock(), Box::new(std::io::stdout()));
+    Ok(())
+}
+
+/// Arguments of `xqdb bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Depth.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
+    depth: i32,
+}
+
+/// `xqdb bench`: nodes and nodes per second of the fixed bench search.
+pub fn bench(a: BenchArgs) -> Result<(), String> {
+    let (nodes, secs) = xqdb::engine::search::bench(a.depth);
+    println!(
+        "{nodes} nodes in {secs:.2} s: {:.0} nodes/s",
+        nodes as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

@@ -3,8 +3,8 @@
 use super::ui::Ui;
 use clap::Subcommand;
 use std::path::PathBuf;
-use xqdb::board::Position;
-use xqdb::records::{write_game, Notation};
+use xqdb::records::export::{export_collection, read_reporting};
+use xqdb::records::Notation;
 
 #[derive(Subcommand)]
 pub enum GamesCmd {
@@ -23,80 +23,23 @@ pub enum GamesCmd {
         #[arg(short, long)]
         output: PathBuf,
         /// Move notation: iccs, wxf or chinese.
-        #[arg(long, default_value = "iccs")]
-        notation: String,
+        #[arg(long, value_enum, ignore_case = true, hide_possible_values = true, default_value_t = Notation::Iccs)]
+        notation: Notation,
     },
 }
 
+/// `xqdb games check` and `xqdb games export`: what was read (and written).
 pub fn games(action: GamesCmd, ui: &Ui) -> Result<(), String> {
-    use xqdb::records::collection::{collect_files, read_collection};
-    let (paths, output, notation) = match &action {
-        GamesCmd::Check { paths } => (paths.clone(), None, Notation::Iccs),
+    let bars = ui.reading_bars();
+    let st = match &action {
+        GamesCmd::Check { paths } => {
+            read_reporting(paths, |_, _| {}, &bars).map_err(|e| e.to_string())?
+        }
         GamesCmd::Export {
             paths,
             output,
             notation,
-        } => (
-            paths.clone(),
-            Some(output.clone()),
-            parse_notation(notation)?,
-        ),
-    };
-    let files = collect_files(&paths).map_err(|e| e.to_string())?;
-    // the export goes to a temporary file renamed at the end: the output is never half
-    // written, and never one of the inputs
-    let mut out = None;
-    let tmp = match &output {
-        Some(o) => {
-            xqdb::paths::check_output_not_input(o, &files)?;
-            let t = xqdb::tablebase::file::temp_path(o);
-            let f = std::fs::File::create(&t).map_err(|e| format!("{}: {e}", t.display()))?;
-            out = Some(std::io::BufWriter::new(f));
-            Some(t)
-        }
-        None => None,
-    };
-    let total: u64 = files
-        .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    let pb = ui.bytes_bar(total, "reading");
-    let mut write_err = None;
-    let st = read_collection(
-        &paths,
-        |g, _| {
-            if let Some(w) = out.as_mut() {
-                if let Err(e) = std::io::Write::write_all(w, write_game(g, notation).as_bytes()) {
-                    write_err.get_or_insert(e);
-                }
-            }
-        },
-        |b| pb.set_position(b),
-    );
-    pb.finish_and_clear();
-    let finish = || -> Result<(), String> {
-        if let Some(e) = write_err {
-            return Err(format!("writing the export: {e}"));
-        }
-        if let (Some(mut w), Some(t), Some(o)) = (out, &tmp, &output) {
-            std::io::Write::flush(&mut w).map_err(|e| format!("writing the export: {e}"))?;
-            drop(w);
-            std::fs::rename(t, o).map_err(|e| format!("{}: {e}", o.display()))?;
-        }
-        Ok(())
-    };
-    let st = match st
-        .map_err(|e| e.to_string())
-        .and_then(|st| finish().map(|()| st))
-    {
-        Ok(st) => st,
-        Err(e) => {
-            if let Some(t) = &tmp {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(e);
-        }
+        } => export_collection(paths, output, *notation, &bars).map_err(|e| e.to_string())?,
     };
     if ui.quiet {
         return Ok(());
@@ -148,24 +91,4 @@ pub fn print_skipped(st: &xqdb::records::collection::ReadStats, ui: &Ui) {
             println!("  {s}");
         }
     }
-}
-
-pub fn parse_notation(s: &str) -> Result<Notation, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "iccs" => Ok(Notation::Iccs),
-        "wxf" => Ok(Notation::Wxf),
-        "chinese" => Ok(Notation::Chinese),
-        other => Err(format!(
-            "unknown notation '{other}': use iccs, wxf or chinese"
-        )),
-    }
-}
-
-pub fn notate(pos: &Position, m: xqdb::board::Move, n: Notation) -> String {
-    let t = match n {
-        Notation::Iccs => None,
-        Notation::Wxf => xqdb::board::notation::to_wxf(pos, m),
-        Notation::Chinese => xqdb::board::notation::to_chinese(pos, m),
-    };
-    t.unwrap_or_else(|| m.to_string())
 }

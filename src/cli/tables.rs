@@ -1,22 +1,94 @@
-//! Table commands: gen, verify, probe, info, count.
+//! Table commands: gen, verify, info, count.
 
-use super::records::notate;
 use super::ui::{size, Ui};
+use std::path::PathBuf;
 use std::time::Instant;
 use xqdb::board::rules::RuleSet;
-use xqdb::board::{Color, Position};
+use xqdb::board::Color;
 use xqdb::index::count::{
     all_materials, count_material, total_by_dp, total_by_materials_with, PUBLISHED_2019,
 };
 use xqdb::index::Material;
-use xqdb::records::Notation;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
-use xqdb::tablebase::values::Ruling;
 use xqdb::tablebase::verify::verify_files;
-use xqdb::tablebase::{Tablebases, Wdl};
 
+/// The table folder and the worker threads (arguments of every table command).
+#[derive(clap::Args)]
+pub struct TableArgs {
+    /// Table folder (default: $XQDB_TABLES, else $XQDB_HOME/tables, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=super::ui::MAX_THREADS as i64))]
+    threads: Option<u16>,
+}
+
+impl TableArgs {
+    /// The table folder.
+    pub fn dir(&self) -> PathBuf {
+        self.tables.clone().unwrap_or_else(xqdb::paths::tables_dir)
+    }
+
+    /// Size the thread pool.
+    pub fn init_threads(&self) {
+        super::ui::init_threads(self.threads);
+    }
+}
+
+fn parse_materials(list: &[String]) -> Result<Vec<Material>, String> {
+    list.iter()
+        .map(|s| s.parse::<Material>().map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// Arguments of `xqdb gen`.
+#[derive(clap::Args)]
+pub struct GenArgs {
+    /// Materials such as KRNKR (stronger side first; KKR is the same table as KRK).
+    materials: Vec<String>,
+    /// Every material with at most N pieces besides the kings.
+    #[arg(long, value_name = "N")]
+    max_pieces: Option<u32>,
+    /// The default set: every material with at most two pieces besides the kings.
+    #[arg(long)]
+    default: bool,
+    /// Repetition rules: check-chase (perpetual check and chase lose, the default) or
+    /// none (every cycle is a draw, for comparison).
+    #[arg(long, value_enum, default_value_t = RuleSet::CheckChase)]
+    rules: RuleSet,
+    /// Regenerate tables found in the folder under another rule set (else an error).
+    #[arg(long)]
+    replace: bool,
+    #[command(flatten)]
+    common: TableArgs,
+}
+
+/// `xqdb gen`: the materials named and the sets asked for.
+pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
+    a.common.init_threads();
+    let mut targets = parse_materials(&a.materials)?;
+    if a.default {
+        targets.extend(Material::all_up_to(2));
+    }
+    if let Some(n) = a.max_pieces {
+        targets.extend(Material::all_up_to(n));
+    }
+    if targets.is_empty() {
+        return Err(
+            "nothing to generate: name materials, or use --default or --max-pieces N".into(),
+        );
+    }
+    let existing = if a.replace {
+        Existing::ReplaceOtherRules
+    } else {
+        Existing::Keep
+    };
+    gen_tables(&targets, &a.common.dir(), a.rules, existing, ui)
+}
+
+/// Generate `targets` and what they need into `dir`: a line per table, then a total.
 pub fn gen_tables(
     targets: &[Material],
     dir: &std::path::Path,
@@ -28,9 +100,10 @@ pub fn gen_tables(
     let mut generated = 0;
     let mut present = 0;
     let mut bytes = 0u64;
+    let bars = ui.phase_bars();
     let opts = GenOptions {
         rules,
-        progress: ui.bars,
+        progress: &bars,
     };
     generate_set(targets, dir, opts, existing, |s| {
         if s.skipped {
@@ -96,7 +169,21 @@ pub fn print_summary(s: &GenSummary, verbose: bool) {
     );
 }
 
-pub fn verify_tables(materials: &[Material], dir: &std::path::Path, ui: &Ui) -> Result<(), String> {
+/// Arguments of `xqdb verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Materials to verify.
+    #[arg(required = true)]
+    materials: Vec<String>,
+    #[command(flatten)]
+    common: TableArgs,
+}
+
+/// `xqdb verify`: a line per table (mismatches with examples); an error when any.
+pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
+    a.common.init_threads();
+    let materials = parse_materials(&a.materials)?;
+    let dir = a.common.dir();
     let mut bad = 0u64;
     for (k, m) in materials.iter().enumerate() {
         let start = Instant::now();
@@ -106,7 +193,7 @@ pub fn verify_tables(materials: &[Material], dir: &std::path::Path, ui: &Ui) -> 
             k + 1,
             materials.len()
         ));
-        let rep = verify_files(dir, m);
+        let rep = verify_files(&dir, m);
         pb.finish_and_clear();
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
@@ -132,138 +219,20 @@ pub fn verify_tables(materials: &[Material], dir: &std::path::Path, ui: &Ui) -> 
     Ok(())
 }
 
-/// Probing answers only for endings with at most this many pieces besides the kings (more
-/// is far beyond what can be generated); beyond it `probe` says so instead of naming a
-/// table to generate.
-pub const MAX_TABLE_PIECES: u32 = 8;
-
-pub fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
-    }
+/// Arguments of `xqdb info`.
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    /// A material (both files) or the path of one table file.
+    target: String,
+    #[command(flatten)]
+    common: TableArgs,
 }
 
-pub fn verdict(side: Color, wdl: Wdl, dtm: Option<u32>) -> String {
-    match (wdl, dtm) {
-        (Wdl::Draw, _) => "draw".to_string(),
-        (Wdl::Win, Some(d)) => format!("{side} wins, mate in {}", plies(d)),
-        (Wdl::Loss, Some(0)) => format!("{} wins: {side} has no legal move", !side),
-        (Wdl::Loss, Some(d)) => format!("{} wins, mate in {}", !side, plies(d)),
-        (w, None) => format!("{w:?}"),
-    }
-}
-
-fn violation(r: Ruling) -> &'static str {
-    match r {
-        Ruling::PerpetualCheck => "perpetual check",
-        Ruling::PerpetualChase => "perpetual chase",
-    }
-}
-
-pub fn probe_batch(tb: &Tablebases, path: &std::path::Path) -> Result<(), String> {
-    let stdout = std::io::stdout().lock();
-    let (ok, bad) = if path == std::path::Path::new("-") {
-        tb.probe_batch(std::io::stdin().lock(), stdout)
-    } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        tb.probe_batch(std::io::BufReader::new(f), stdout)
-    }
-    .map_err(|e| e.to_string())?;
-    eprintln!("{ok} positions probed, {bad} lines with errors");
-    Ok(())
-}
-
-pub fn probe(
-    pos: &Position,
-    tb: &Tablebases,
-    line: bool,
-    n: Notation,
-    color: bool,
-) -> Result<(), String> {
-    print!("{}", xqdb::display::board_diagram(pos, color));
-    println!("FEN: {}", pos.to_fen());
-    let m = Material::of_position(pos);
-    if m.pieces_besides_kings() > MAX_TABLE_PIECES {
-        return Err(format!(
-            "no tablebase for {} pieces besides the kings: tables are made for endings of at most {MAX_TABLE_PIECES} (such as KRNKR); use `xqdb analyse` for this position",
-            m.pieces_besides_kings()
-        ));
-    }
-    let (wdl, dtm) = tb.probe_dtm(pos).map_err(|e| e.to_string())?;
-    let here = tb.probe_verdict(pos).map_err(|e| e.to_string())?;
-    let rules = tb.rules(pos).map_err(|e| e.to_string())?;
-    let side = pos.turn();
-    match (here.ruling, dtm) {
-        (Some(r), Some(0)) => println!(
-            "{side} to move: {} wins: every legal move of {side} continues its {} (lost by the rules)",
-            !side,
-            violation(r)
-        ),
-        (Some(r), Some(d)) => println!(
-            "{side} to move: {} wins, mate in {}: {side} can avoid mate only by {}, which the rules forbid",
-            !side,
-            plies(d),
-            violation(r)
-        ),
-        _ => {
-            let text = verdict(side, wdl, dtm);
-            match tb.rule_behind(pos).map_err(|e| e.to_string())? {
-                Some((who, r)) => println!(
-                    "{side} to move: {text}: {who} can only avoid mate by {}, which the rules forbid",
-                    violation(r)
-                ),
-                None => println!("{side} to move: {text}"),
-            }
-        }
-    }
-    println!("Rule set {rules}");
-    let moves = tb.best_moves(pos).map_err(|e| e.to_string())?;
-    println!("Moves, best first:");
-    for m in &moves {
-        // the verdict after the move, from the board's point of view
-        let after = match (m.wdl, m.dtm) {
-            (Wdl::Draw, _) => "draw".to_string(),
-            (w, Some(d)) => {
-                let winner = if w == Wdl::Win { side } else { !side };
-                match d.saturating_sub(1) {
-                    0 => format!("{winner} wins: checkmate, no legal move or a ruling"),
-                    n => format!("{winner} wins, mate in {}", plies(n)),
-                }
-            }
-            (w, None) => format!("{w:?}"),
-        };
-        let note = match m.forbidden {
-            Some(r) => format!("  (forbidden: continues the {})", violation(r)),
-            None if m.after.rests_on_rule() => "  (by the repetition rules)".to_string(),
-            None => String::new(),
-        };
-        println!("  {}  {after}{note}", notate(pos, m.mv, n));
-    }
-    if line {
-        let l = tb.best_line(pos, 400).map_err(|e| e.to_string())?;
-        let mut p = pos.clone();
-        let text: Vec<String> = l
-            .iter()
-            .map(|&m| {
-                let t = notate(&p, m, n);
-                p.play(m);
-                t
-            })
-            .collect();
-        let end = match tb.probe_verdict(&p).map_err(|e| e.to_string())?.ruling {
-            Some(r) if !text.is_empty() || here.ruling.is_some() => {
-                format!(", then {} loses by the rules ({})", p.turn(), violation(r))
-            }
-            _ => String::new(),
-        };
-        println!("Line ({}): {}{end}", plies(l.len() as u32), text.join(" "));
-    }
-    Ok(())
-}
-
-pub fn info(target: &str, dir: &std::path::Path) -> Result<(), String> {
+/// `xqdb info`: headers, checksums, outcome counts, DTM histogram and size.
+pub fn info(a: InfoArgs) -> Result<(), String> {
+    a.common.init_threads();
+    let dir = a.common.dir();
+    let target = a.target.as_str();
     let path = std::path::Path::new(target);
     if path.is_file() {
         let f = TableFile::open(path, None).map_err(|e| e.to_string())?;
@@ -278,12 +247,12 @@ pub fn info(target: &str, dir: &std::path::Path) -> Result<(), String> {
     let (name, _) = m.normalized();
     let mut total = 0u64;
     for metric in [Metric::Wdl, Metric::Dtm] {
-        let p = table_path(dir, &name, metric);
+        let p = table_path(&dir, &name, metric);
         let f = TableFile::open(&p, Some((name, metric))).map_err(|e| e.to_string())?;
         print_header(&f);
         total += f.file_size();
     }
-    let t = load_table(dir, &name, true).map_err(|e| e.to_string())?;
+    let t = load_table(&dir, &name, true).map_err(|e| e.to_string())?;
     println!("checksums:   headers and every block of both files OK");
     let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
     for (side, c) in Color::ALL.iter().zip(counts) {
@@ -322,7 +291,32 @@ pub fn print_header(f: &TableFile) {
     );
 }
 
-pub fn count_one(m: &Material) {
+/// Arguments of `xqdb count`.
+#[derive(clap::Args)]
+pub struct CountArgs {
+    /// A material signature such as KRNKR.
+    #[arg(required_unless_present = "all")]
+    material: Option<String>,
+    /// The whole game: every material the rules allow, by two independent methods.
+    #[arg(long, conflicts_with = "material")]
+    all: bool,
+}
+
+/// `xqdb count`: the placements of one material, or of the whole game with `--all`.
+pub fn count(a: CountArgs, ui: &Ui) -> Result<(), String> {
+    if a.all {
+        count_all(ui);
+    } else {
+        let text = a.material.unwrap_or_default();
+        let m: Material = text
+            .parse()
+            .map_err(|e: xqdb::index::MaterialError| e.to_string())?;
+        count_one(&m);
+    }
+    Ok(())
+}
+
+fn count_one(m: &Material) {
     let c = count_material(m);
     println!("material:           {}", c.material);
     println!("placements:         {}", c.placements);
@@ -346,7 +340,7 @@ pub fn count_one(m: &Material) {
     }
 }
 
-pub fn count_all(ui: &Ui) {
+fn count_all(ui: &Ui) {
     let start = Instant::now();
     let dp = total_by_dp();
     let t_dp = start.elapsed().as_secs_f64();

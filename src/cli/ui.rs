@@ -4,7 +4,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::Duration;
+use xqdb::progress::Progress;
 
 /// Output settings of one command.
 #[derive(Clone, Copy, Debug)]
@@ -44,16 +46,6 @@ impl Ui {
         pb
     }
 
-    /// A bar over bytes of input.
-    pub fn bytes_bar(&self, total: u64, what: &str) -> ProgressBar {
-        let pb = self.bar(
-            total,
-            "{msg:<12} [{bar:40}] {bytes}/{total_bytes} {elapsed} (eta {eta})",
-        );
-        pb.set_message(what.to_string());
-        pb
-    }
-
     /// A bar over a number of items.
     pub fn count_bar(&self, total: u64, what: &str) -> ProgressBar {
         let pb = self.bar(
@@ -62,6 +54,24 @@ impl Ui {
         );
         pb.set_message(what.to_string());
         pb
+    }
+
+    fn phases(&self, template: &'static str) -> PhaseBars {
+        PhaseBars {
+            show: self.bars,
+            template,
+            bar: Mutex::new(ProgressBar::hidden()),
+        }
+    }
+
+    /// Bars for the phases of a generation (hidden unless bars are drawn).
+    pub fn phase_bars(&self) -> PhaseBars {
+        self.phases("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
+    }
+
+    /// Bars for reading game records, a step per byte (hidden unless bars are drawn).
+    pub fn reading_bars(&self) -> PhaseBars {
+        self.phases("{msg:<12} [{bar:40}] {bytes}/{total_bytes} {elapsed} (eta {eta})")
     }
 
     /// A spinner for work of unknown length (the message says what is being done).
@@ -76,6 +86,56 @@ impl Ui {
         pb.set_message(what.to_string());
         pb.enable_steady_tick(Duration::from_millis(200));
         pb
+    }
+}
+
+/// Draws the phases a library job reports ([`Progress`]) as bars, one per phase (the job is
+/// the bar's prefix, the phase or its status the message).
+pub struct PhaseBars {
+    show: bool,
+    template: &'static str,
+    bar: Mutex<ProgressBar>,
+}
+
+impl PhaseBars {
+    /// The current bar (a poisoned lock only means a panic while drawing: the bar is fine).
+    fn bar(&self) -> std::sync::MutexGuard<'_, ProgressBar> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Progress for PhaseBars {
+    fn begin(&self, job: &str, phase: &str, steps: u64) {
+        if !self.show {
+            return;
+        }
+        let pb = ProgressBar::new(steps);
+        pb.set_style(
+            ProgressStyle::with_template(self.template)
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        pb.set_prefix(job.to_string());
+        pb.set_message(phase.to_string());
+        *self.bar() = pb;
+    }
+
+    fn status(&self, text: &str) {
+        if self.show {
+            self.bar().set_message(text.to_string());
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        if self.show {
+            self.bar().inc(n);
+        }
+    }
+
+    fn end(&self) {
+        if self.show {
+            self.bar().finish_and_clear();
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod collection;
 pub mod encoding;
+pub mod export;
 pub mod game;
 pub mod pgn;
 pub mod reader;

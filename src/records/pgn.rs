@@ -404,8 +404,8 @@ fn junk_ahead(rest: &str) -> bool {
         .any(not_text)
 }
 
-/// Notation of exported moves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Notation of written moves (`--notation iccs|wxf|chinese` on the command line).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Notation {
     /// `h2e2`.
     Iccs,
@@ -413,6 +413,18 @@ pub enum Notation {
     Wxf,
     /// `炮二平五`.
     Chinese,
+}
+
+impl Notation {
+    /// A legal move `m` of `pos` in this notation (ICCS when the notation cannot name it).
+    pub fn write_move(self, pos: &Position, m: crate::board::Move) -> String {
+        let text = match self {
+            Notation::Iccs => None,
+            Notation::Wxf => to_wxf(pos, m),
+            Notation::Chinese => to_chinese(pos, m),
+        };
+        text.unwrap_or_else(|| m.to_string())
+    }
 }
 
 /// Write a game as UTF-8 PGN in the chosen notation, keeping its tags and result, with a
@@ -493,12 +505,7 @@ fn write_line(
             let n = pos.fullmoves();
             out.push_str(&format!("{n}.{} ", if black_first { ".." } else { "" }));
         }
-        let text = match notation {
-            Notation::Iccs => Some(m.to_string()),
-            Notation::Wxf => to_wxf(&pos, m),
-            Notation::Chinese => to_chinese(&pos, m),
-        };
-        out.push_str(&text.unwrap_or_else(|| m.to_string()));
+        out.push_str(&notation.write_move(&pos, m));
         out.push(' ');
         for v in variations.iter().filter(|v| v.at == i) {
             out.push_str("( ");
@@ -517,6 +524,31 @@ fn write_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn notations_by_name_and_moves_in_each() {
+        use clap::ValueEnum;
+        for (name, n) in [
+            ("iccs", Notation::Iccs),
+            ("WXF", Notation::Wxf),
+            ("Chinese", Notation::Chinese),
+        ] {
+            assert_eq!(Notation::from_str(name, true), Ok(n));
+        }
+        let e = Notation::from_str("san", true).unwrap_err();
+        assert!(e.contains("san"), "{e}");
+        let pos = Position::startpos();
+        let m = "h2e2".parse().unwrap();
+        assert_eq!(Notation::Iccs.write_move(&pos, m), "h2e2");
+        assert_eq!(Notation::Wxf.write_move(&pos, m), "C2.5");
+        assert_eq!(Notation::Chinese.write_move(&pos, m), "炮二平五");
+        // Black's cannon: WXF and Chinese count files from Black's side
+        let mut p = pos.clone();
+        p.play(m);
+        let b = "h7e7".parse().unwrap();
+        assert_eq!(Notation::Wxf.write_move(&p, b), "C8.5");
+        assert_eq!(Notation::Chinese.write_move(&p, b), "炮８平５");
+    }
 
     fn games(text: &str) -> Vec<Result<Game, GameError>> {
         let mut r = PgnReader::new(text.as_bytes());

@@ -258,7 +258,7 @@ pub enum Existing {
 pub fn generate_set(
     targets: &[Material],
     dir: &Path,
-    opts: GenOptions,
+    opts: GenOptions<'_>,
     existing: Existing,
     mut report: impl FnMut(&GenSummary),
 ) -> Result<Vec<GenSummary>, TbError> {
@@ -347,7 +347,7 @@ pub fn generate_set(
 }
 
 /// Generate `targets` and every table they need in memory (no files), smallest first.
-pub fn generate_closure(targets: &[Material], opts: GenOptions) -> Result<TableSet, TbError> {
+pub fn generate_closure(targets: &[Material], opts: GenOptions<'_>) -> Result<TableSet, TbError> {
     let mut set = TableSet::new();
     for m in closure(targets) {
         let t = generate(m, &set, opts)?;

@@ -72,6 +72,7 @@ use super::{code, params, tail_move, Gen, Mode, CHUNK};
 use crate::board::rules::{escape_targets, escaping_moves, gives_check, new_attacks};
 use crate::board::{Bitboard, Color, Move, MoveList, Position};
 use crate::index::{PieceList, TailCtx};
+use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -887,9 +888,8 @@ fn common_target(pos: &Position, moves: &[Move], target: Bitboard) -> bool {
 
 /// Steps 3 of the generation (see the module documentation). Returns true when a position
 /// was ruled (then the distances to mate must be computed again).
-pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
-    let pb = super::progress(0, "repetition rules", show);
-    pb.set_prefix(g.material.to_string());
+pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError> {
+    let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
     let dirty = Dirty {
         lose: Bits::new(g.size()),
         win: Bits::new(g.size()),
@@ -906,7 +906,7 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
         if order > code::MAX_ORDER {
             return Err(TbError::TooManyRounds(g.material));
         }
-        pb.set_message(format!("round {order}"));
+        pb.status(&format!("round {order}"));
         let t = std::time::Instant::now();
         g.reset_flags();
         g.clean_up(&dirty);
@@ -942,7 +942,7 @@ pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<bool, TbError> {
             false
         });
     }
-    pb.finish_and_clear();
+    pb.end();
     let _ = WORK;
     Ok(any)
 }

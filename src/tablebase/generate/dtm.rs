@@ -19,6 +19,7 @@
 use super::{code, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
+use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use rayon::prelude::*;
 
@@ -77,19 +78,19 @@ impl Gen<'_> {
 }
 
 /// Step 4 (see the module documentation).
-pub(super) fn run(g: &Gen<'_>, show: bool) -> Result<(), TbError> {
+pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<(), TbError> {
     let n = g.size();
-    let pb = super::progress(g.chunks() as u64, "distance to mate", show);
-    pb.set_prefix(g.material.to_string());
+    let job = g.material.to_string();
+    let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
     (0..g.chunks()).into_par_iter().for_each(|c| {
         g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
         pb.inc(1);
     });
     g.check_fault()?;
-    pb.set_length(0);
-    pb.set_position(0);
+    pb.end();
+    let pb = Phase::begin(progress, &job, "distance to mate", 0);
     g.levels(Mode::Dtm, &pb)?;
-    pb.finish_and_clear();
+    pb.end();
     for side in Color::ALL {
         let val = &g.val[side.index()];
         let stuck = (0..n)

@@ -41,9 +41,9 @@ use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
 use crate::board::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
 use crate::index::{Material, PieceList, PlacementIndex};
+use crate::progress::{Phase, Progress, Silent};
 use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -51,20 +51,28 @@ use std::sync::{Arc, Mutex};
 use params::CHUNK;
 
 /// What [`generate`] builds and how.
-#[derive(Copy, Clone, Debug)]
-pub struct GenOptions {
+#[derive(Copy, Clone)]
+pub struct GenOptions<'a> {
     /// Repetition rule set.
     pub rules: RuleSet,
-    /// Draw progress bars.
-    pub progress: bool,
+    /// Where the phases of each table's generation are reported (job: the material).
+    pub progress: &'a dyn Progress,
 }
 
-impl Default for GenOptions {
+impl Default for GenOptions<'_> {
     fn default() -> Self {
         GenOptions {
             rules: RuleSet::CheckChase,
-            progress: false,
+            progress: &Silent,
         }
+    }
+}
+
+impl std::fmt::Debug for GenOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GenOptions")
+            .field("rules", &self.rules)
+            .finish_non_exhaustive()
     }
 }
 
@@ -142,20 +150,6 @@ pub fn asymmetry(pos: &Position) -> u32 {
         }
     }
     d
-}
-
-fn progress(len: u64, what: &str, show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    pb.set_style(
-        ProgressStyle::with_template("{prefix:>8} {msg:<26} [{bar:30}] {pos}/{len} {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    pb.set_message(what.to_string());
-    pb
 }
 
 /// True when moving `p` between `a` and `b` (either way) only changes the index's tail
@@ -547,7 +541,7 @@ impl Gen<'_> {
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
     /// smaller tables (steps 2 and 4). Decided positions carry their level in the auxiliary
     /// byte.
-    fn levels(&self, mode: Mode, pb: &ProgressBar) -> Result<(), TbError> {
+    fn levels(&self, mode: Mode, pb: &Phase<'_>) -> Result<(), TbError> {
         let n = self.size();
         let sub_max = self.sub_max();
         let mut level: u8 = 0;
@@ -586,7 +580,7 @@ impl Gen<'_> {
             if self.overflow.load(Relaxed) {
                 return Err(TbError::DtmOverflow(self.material));
             }
-            pb.set_message(format!("level {level}"));
+            pb.status(&format!("level {level}"));
             pb.inc(1);
             if level >= sub_max && self.assigned.load(Relaxed) == 0 {
                 break;
@@ -612,7 +606,11 @@ impl Gen<'_> {
 
 /// Generate the table of `material` (stronger side as Red) under `opts.rules`; every table
 /// one capture away must be in `subs`, generated under the same rule set.
-pub fn generate(material: Material, subs: &TableSet, opts: GenOptions) -> Result<Table, TbError> {
+pub fn generate(
+    material: Material,
+    subs: &TableSet,
+    opts: GenOptions<'_>,
+) -> Result<Table, TbError> {
     let index = PlacementIndex::new(material)?;
     let n = index.size() as usize;
     let mut sub_list = Vec::new();
@@ -656,20 +654,19 @@ pub fn generate(material: Material, subs: &TableSet, opts: GenOptions) -> Result
             eprintln!("{material} {what}: {:.2} s", t0.elapsed().as_secs_f64());
         }
     };
-    let pb = progress(g.chunks() as u64, "start", opts.progress);
-    pb.set_prefix(material.to_string());
+    let job = material.to_string();
+    let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
     (0..g.chunks()).into_par_iter().for_each(|c| {
         g.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
         pb.inc(1);
     });
-    pb.finish_and_clear();
+    pb.end();
     g.check_fault()?;
 
-    let pb = progress(0, "retrograde levels", opts.progress);
-    pb.set_prefix(material.to_string());
+    let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
     lap("start");
     g.levels(Mode::Counting(0), &pb)?;
-    pb.finish_and_clear();
+    pb.end();
     lap("round 0");
 
     let mut ruled = false;
