@@ -109,12 +109,25 @@ impl Progress for PhaseBars {
         if !self.show {
             return;
         }
-        let pb = ProgressBar::new(steps);
-        pb.set_style(
-            ProgressStyle::with_template(self.template)
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
+        // a phase of unknown length (retrograde levels, rule rounds) gets a spinner and a
+        // count, not a bar that would stand full at "12/0"
+        let pb = if steps == 0 {
+            let pb = ProgressBar::new_spinner();
+            pb.set_style(
+                ProgressStyle::with_template("{prefix:>8} {msg:<26} {spinner} {pos} {elapsed}")
+                    .expect("valid template"),
+            );
+            pb.enable_steady_tick(std::time::Duration::from_millis(200));
+            pb
+        } else {
+            let pb = ProgressBar::new(steps);
+            pb.set_style(
+                ProgressStyle::with_template(self.template)
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            pb
+        };
         pb.set_prefix(job.to_string());
         pb.set_message(phase.to_string());
         *self.bar() = pb;
