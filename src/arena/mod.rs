@@ -1,7 +1,14 @@
 //! Engine matches: games between two engines that speak UCI or UCCI, with openings from a
 //! book or a FEN list, clocks, adjudication (no legal move, perpetual check, repetition,
-//! 60-move rule, move limit, tablebases) and fault handling (illegal moves, time losses,
-//! crashes, hangs: the game is lost, the engine restarted, the match goes on).
+//! the natural limit of plies without capture, move limit, tablebases) and fault handling
+//! (illegal moves, time losses, crashes, hangs, `nobestmove`: the game is lost, a failed
+//! engine restarted, the match goes on).
+//!
+//! UCCI claims: `bestmove m resign` loses at once; `bestmove m draw` offers a draw, which is
+//! recorded in the PGN as a comment after the move and passed on to a UCCI opponent as
+//! `go draw ...`: when its answer carries `draw` too, the game is drawn by agreement. A claim
+//! the rules do not support (say, a natural limit counted as 100 plies against this match's
+//! 120) does not end the game.
 //!
 //! Repetition: on the third occurrence of a position, the cycle since the second is ruled by
 //! the project's one implementation of the rules ([`crate::board::rules::judge_cycle`]):
@@ -130,7 +137,13 @@ pub struct MatchConfig {
     pub tables: Option<PathBuf>,
     /// Draw after this many plies.
     pub max_plies: usize,
+    /// The natural limit: a draw after this many plies without a capture (UCCI's 自然限着,
+    /// 120 plies by the Chinese rules; some engines count 100).
+    pub natural_limit: usize,
 }
+
+/// The usual natural limit: 60 moves (120 plies) without a capture.
+pub const NATURAL_LIMIT: usize = 120;
 
 /// One finished game.
 #[derive(Clone, Debug)]
@@ -151,6 +164,8 @@ pub struct MatchGame {
     pub result: Option<GameResult>,
     /// Why it ended.
     pub termination: String,
+    /// Comments after moves (index into `moves`, text): draw offers and claims.
+    pub notes: Vec<(usize, String)>,
 }
 
 impl MatchGame {
@@ -184,6 +199,9 @@ impl MatchGame {
                 line.push_str(&format!("{}. ", i / 2 + 1));
             }
             line.push_str(&format!("{m} "));
+            for (_, note) in self.notes.iter().filter(|(at, _)| *at == i) {
+                line.push_str(&format!("{{{note}}} "));
+            }
             if line.len() > 70 {
                 s.push_str(line.trim_end());
                 s.push('\n');
@@ -237,8 +255,7 @@ fn adjudicate(
     keys: &[u64],
     moves: &[Move],
     tb: Option<&Tablebases>,
-    max_plies: usize,
-    plies: usize,
+    cfg: &MatchConfig,
 ) -> Option<(GameResult, String)> {
     let side = pos.turn();
     let win_for = |c: crate::board::Color| {
@@ -271,10 +288,10 @@ fn adjudicate(
             CycleVerdict::Draw => (GameResult::Draw, "repetition".into()),
         });
     }
-    if pos.halfmoves() >= 120 {
-        return Some((GameResult::Draw, "60-move rule".into()));
+    if pos.halfmoves() as usize >= cfg.natural_limit {
+        return Some((GameResult::Draw, "natural limit".into()));
     }
-    if plies >= max_plies {
+    if moves.len() >= cfg.max_plies {
         return Some((GameResult::Draw, "move limit".into()));
     }
     if let Some(tb) = tb {
@@ -346,7 +363,7 @@ fn play(
         _ => (0, 0),
     };
     let mut clock = [base, base]; // by colour
-    let finish = |result, termination: String, moves: Vec<Move>| MatchGame {
+    let finish = |result, termination: String, moves: Vec<Move>, notes| MatchGame {
         number,
         red,
         names: names.clone(),
@@ -355,10 +372,14 @@ fn play(
         opening_plies: opening_moves.len(),
         result: Some(result),
         termination,
+        notes,
     };
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    // a draw offered with the last move, to be passed on to the side to move
+    let mut offered = false;
     loop {
-        if let Some((r, why)) = adjudicate(&pos, &keys, &moves, tb, cfg.max_plies, moves.len()) {
-            return finish(r, why, moves);
+        if let Some((r, why)) = adjudicate(&pos, &keys, &moves, tb, cfg) {
+            return finish(r, why, moves, notes);
         }
         let side = pos.turn();
         let c = side.index();
@@ -373,6 +394,7 @@ fn play(
                 lose,
                 format!("{} could not be started", cfg.engines[engine].cmd),
                 moves,
+                notes,
             );
         };
         let within = match cfg.tc {
@@ -380,12 +402,16 @@ fn play(
             TimeControl::MoveTime(t) => Duration::from_millis(t.saturating_add(2000)),
             _ => Duration::from_secs(60),
         };
-        let args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
+        let mut args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
+        let pass_offer = offered && proc_.protocol == process::Protocol::Ucci;
+        if pass_offer {
+            args = format!("draw {args}");
+        }
         let t0 = Instant::now();
         let answer = proc_.think(&fen, &moves, &args, within);
         let spent = t0.elapsed().as_millis() as u64;
-        let m = match answer {
-            Ok(m) => m,
+        let reply = match answer {
+            Ok(r) => r,
             Err(f) => {
                 procs[engine] = None; // restarted for the next game
                 let why = match f {
@@ -393,25 +419,47 @@ fn play(
                     Fault::Crash(_) => format!("{} crashed", names[c]),
                     Fault::BadAnswer(a) => format!("{} answered '{a}'", names[c]),
                 };
-                return finish(lose, why, moves);
+                return finish(lose, why, moves, notes);
             }
         };
         if let TimeControl::Clock { .. } = cfg.tc {
             if spent > clock[c] {
-                return finish(lose, format!("{} lost on time", names[c]), moves);
+                return finish(lose, format!("{} lost on time", names[c]), moves, notes);
             }
             clock[c] = (clock[c] - spent).saturating_add(inc);
+        }
+        if reply.resign {
+            return finish(lose, format!("{} resigned", names[c]), moves, notes);
+        }
+        let Some(m) = reply.mv else {
+            // the game is not over (adjudicate found a legal move): giving none loses
+            return finish(
+                lose,
+                format!("{} gave no move (nobestmove)", names[c]),
+                moves,
+                notes,
+            );
+        };
+        if pass_offer && reply.draw {
+            let last = moves.len().saturating_sub(1);
+            notes.push((last, format!("{} accepts the draw", names[c])));
+            return finish(GameResult::Draw, "draw by agreement".into(), moves, notes);
         }
         if !pos.is_legal(m) {
             return finish(
                 lose,
                 format!("{} played the illegal move {m}", names[c]),
                 moves,
+                notes,
             );
         }
         pos.play(m);
         moves.push(m);
         keys.push(pos.key());
+        offered = reply.draw;
+        if reply.draw {
+            notes.push((moves.len() - 1, format!("{} offers a draw", names[c])));
+        }
     }
 }
 
@@ -452,16 +500,18 @@ pub fn run_match(
                 .map_err(|e| MatchError::Openings(format!("opening {}: '{f}': {e}", i + 1)))?;
         }
     }
-    for (k, spec) in cfg.engines.iter().enumerate() {
-        EngineProc::start(spec).map_err(|fault| MatchError::Engine {
+    // start each engine once to check it; an engine restarted during the match speaks the
+    // protocol found here without detecting it again
+    let mut checked = cfg.clone();
+    for (k, spec) in checked.engines.iter_mut().enumerate() {
+        let e = EngineProc::start(spec).map_err(|fault| MatchError::Engine {
             number: k + 1,
-            cmd: std::iter::once(spec.cmd.as_str())
-                .chain(spec.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
+            cmd: spec.line(),
             fault,
         })?;
+        spec.protocol = Some(e.protocol);
     }
+    let cfg = &checked;
     let tb = cfg.tables.as_ref().map(Tablebases::open);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<MatchGame>> = Mutex::new(Vec::new());

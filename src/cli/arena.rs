@@ -14,6 +14,9 @@ pub struct MatchArgs {
     /// Engine option as N:NAME=VALUE (N = 1 or 2).
     #[arg(long = "option")]
     options: Vec<String>,
+    /// Protocol of an engine as N:uci or N:ucci (N = 1 or 2); otherwise detected.
+    #[arg(long = "protocol")]
+    protocols: Vec<String>,
     /// Time control: base+increment in seconds (e.g. 10+0.1).
     #[arg(long)]
     tc: Option<String>,
@@ -50,6 +53,9 @@ pub struct MatchArgs {
     /// Draw after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Natural limit: draw after this many plies without a capture (some engines count 100).
+    #[arg(long, default_value_t = xqdb::arena::NATURAL_LIMIT)]
+    natural_limit: usize,
     /// Write the games here (PGN, ICCS moves).
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -111,6 +117,15 @@ pub fn run(a: MatchArgs, ui: &Ui) -> Result<(), String> {
             .options
             .push((k.to_string(), v.to_string()));
     }
+    for p in &a.protocols {
+        let bad = || format!("bad --protocol '{p}': use N:uci or N:ucci with N 1 or 2");
+        let (n, name) = p.split_once(':').ok_or_else(bad)?;
+        let i: usize = n.parse().map_err(|_| bad())?;
+        specs.get_mut(i.wrapping_sub(1)).ok_or_else(bad)?.protocol = Some(
+            name.parse()
+                .map_err(|e: String| format!("--protocol '{p}': {e}"))?,
+        );
+    }
     let tc = if let Some(t) = &a.tc {
         parse_tc(t)?
     } else if let Some(m) = a.movetime {
@@ -144,6 +159,7 @@ pub fn run(a: MatchArgs, ui: &Ui) -> Result<(), String> {
         seed: a.seed,
         tables: a.tables,
         max_plies: a.max_plies,
+        natural_limit: a.natural_limit,
     };
     let quiet = ui.quiet;
     let all = run_match(&cfg, |g, so_far| {
