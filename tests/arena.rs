@@ -451,3 +451,33 @@ fn an_openings_file_without_a_fen_is_refused() {
     .unwrap_err();
     assert!(err.to_string().contains("no opening FEN"), "{err}");
 }
+
+/// A 200-game match on the default book at 8 plies plays 100 different openings.
+#[test]
+fn a_200_game_match_on_the_default_book_repeats_no_opening() {
+    let dir = temp_dir("arena-openings");
+    let home = dir.path();
+    let book = home.join("books/default.xqb");
+    xqdb::book::build_default(&book).unwrap();
+    let cfg = config(
+        [xqdb(home), xqdb(home)],
+        TimeControl::Nodes(100),
+        200,
+        Openings::Book {
+            path: book,
+            plies: 8,
+        },
+    );
+    let list = xqdb::arena::pair_openings(&cfg).unwrap();
+    assert_eq!(list.len(), 100);
+    let distinct: std::collections::HashSet<_> = list.iter().map(|o| o.1.clone()).collect();
+    assert_eq!(distinct.len(), 100);
+    for (start, moves) in &list {
+        assert_eq!(moves.len(), 8);
+        let mut p = start.clone();
+        for &m in moves {
+            assert!(p.is_legal(m));
+            p.play(m);
+        }
+    }
+}

@@ -215,7 +215,62 @@ impl MatchGame {
     }
 }
 
-fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Vec<Move>) {
+/// The openings of all pairs, chosen before the first game: book lines are drawn again (up
+/// to 50 times, each from its own seed) while they repeat a line an earlier pair plays or
+/// leave the book before the plies asked for, so that a book with enough lines gives every
+/// pair its own opening.
+fn all_openings(cfg: &MatchConfig, book: Option<&Book>) -> Vec<(Position, Vec<Move>)> {
+    pair_openings_with(cfg, book)
+}
+
+/// The start position and opening moves of each pair of games of a match, as
+/// [`run_match`] plays them (book lines distinct while the book has enough of them).
+pub fn pair_openings(cfg: &MatchConfig) -> Result<Vec<(Position, Vec<Move>)>, MatchError> {
+    let book = match &cfg.openings {
+        Openings::Book { path, .. } => Some(Book::open(path)?),
+        _ => None,
+    };
+    Ok(pair_openings_with(cfg, book.as_ref()))
+}
+
+fn pair_openings_with(cfg: &MatchConfig, book: Option<&Book>) -> Vec<(Position, Vec<Move>)> {
+    let pairs = cfg.games.div_ceil(2);
+    let mut used = std::collections::HashSet::new();
+    (0..pairs)
+        .map(|pair| {
+            let mut o = opening(cfg, pair, 0, book);
+            if let Openings::Book { plies, .. } = cfg.openings {
+                // the first new line of full length, else the first new line, else the first
+                let mut fallback: Option<(Position, Vec<Move>)> = None;
+                for attempt in 1..50 {
+                    let new = !used.contains(&o.1);
+                    if new && o.1.len() >= plies {
+                        fallback = None;
+                        break;
+                    }
+                    if new && fallback.is_none() {
+                        fallback = Some(o.clone());
+                    }
+                    o = opening(cfg, pair, attempt, book);
+                }
+                if let Some(f) = fallback {
+                    if used.contains(&o.1) || o.1.len() < plies {
+                        o = f;
+                    }
+                }
+                used.insert(o.1.clone());
+            }
+            o
+        })
+        .collect()
+}
+
+fn opening(
+    cfg: &MatchConfig,
+    pair: usize,
+    attempt: u64,
+    book: Option<&Book>,
+) -> (Position, Vec<Move>) {
     match &cfg.openings {
         Openings::Start => (Position::startpos(), Vec::new()),
         Openings::Fens(list) => {
@@ -228,7 +283,9 @@ fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Ve
         }
         Openings::Book { plies, .. } => {
             let mut rng = rand::rngs::StdRng::seed_from_u64(
-                cfg.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                cfg.seed
+                    ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ attempt.wrapping_mul(0xD1B5_4A32_D192_ED03),
             );
             let start = Position::startpos();
             let mut pos = start.clone();
@@ -331,12 +388,15 @@ fn play(
     cfg: &MatchConfig,
     number: usize,
     procs: &mut [Option<EngineProc>; 2],
-    book: Option<&Book>,
+    openings: &[(Position, Vec<Move>)],
     tb: Option<&Tablebases>,
 ) -> MatchGame {
     let pair = number / 2;
     let red = number % 2; // engine playing Red
-    let (start, opening_moves) = opening(cfg, pair, book);
+    let (start, opening_moves) = openings
+        .get(pair)
+        .cloned()
+        .unwrap_or_else(|| (Position::startpos(), Vec::new()));
     let mut names = [String::new(), String::new()];
     for (k, p) in procs.iter_mut().enumerate() {
         let ok = p.as_mut().is_some_and(|e| e.new_game().is_ok());
@@ -512,6 +572,7 @@ pub fn run_match(
         spec.protocol = Some(e.protocol);
     }
     let cfg = &checked;
+    let openings = all_openings(cfg, book.as_ref());
     let tb = cfg.tables.as_ref().map(Tablebases::open);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<MatchGame>> = Mutex::new(Vec::new());
@@ -525,7 +586,7 @@ pub fn run_match(
                     if i >= cfg.games {
                         break;
                     }
-                    let g = play(cfg, i, &mut procs, book.as_ref(), tb.as_ref());
+                    let g = play(cfg, i, &mut procs, &openings, tb.as_ref());
                     let mut all = done.lock().unwrap_or_else(|e| e.into_inner());
                     all.push(g.clone());
                     let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());

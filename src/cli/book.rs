@@ -29,6 +29,28 @@ pub enum BookCmd {
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=super::ui::MAX_THREADS as i64))]
         threads: Option<u16>,
     },
+    /// Derive the default repertoire (data/repertoire.txt) from game records: moves played
+    /// in at least --min-games games, each checked by a short search.
+    Repertoire {
+        /// Files or folders (.pgn, .xqf).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output text file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Plies of each game looked at.
+        #[arg(long, default_value_t = 20)]
+        max_ply: u32,
+        /// Moves played in fewer games are left out.
+        #[arg(long, default_value_t = 40)]
+        min_games: u32,
+        /// Depth of the search that checks each move.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=20))]
+        depth: i32,
+        /// Drop a move scored this many centipawns below the best move of its position.
+        #[arg(long, default_value_t = 150)]
+        margin: i32,
+    },
     /// Book moves of a position, best first.
     Probe {
         /// A FEN (quoted) or `startpos`.
@@ -120,6 +142,64 @@ pub fn book_cmd(action: BookCmd, ui: &Ui) -> Result<(), String> {
                     start.elapsed().as_secs_f64()
                 );
                 super::records::print_skipped(&st, ui);
+            }
+            Ok(())
+        }
+        BookCmd::Repertoire {
+            paths,
+            output,
+            max_ply,
+            min_games,
+            depth,
+            margin,
+        } => {
+            use xqdb::book::repertoire::{derive, RepertoireOptions};
+            let ropts = RepertoireOptions {
+                min_games,
+                max_ply,
+                check_depth: depth,
+                margin,
+            };
+            let opts = xqdb::book::repertoire::book_options(&ropts);
+            let files = collect_files(&paths).map_err(|e| e.to_string())?;
+            xqdb::paths::check_output_not_input(&output, &files)?;
+            let mut builder = BookBuilder::new(&opts);
+            let st = read_collection(&paths, |g, _| builder.add(g), |_| {})
+                .map_err(|e| e.to_string())?;
+            let games = builder.games_used();
+            let (entries, _) = builder.finish();
+            let rep = derive(&entries, &ropts);
+            let names: Vec<String> = paths
+                .iter()
+                .map(|p| {
+                    p.file_name()
+                        .map_or(p.display().to_string(), |n| n.to_string_lossy().into())
+                })
+                .collect();
+            let header = rep.header(games, &names.join(", "), &ropts);
+            std::fs::write(&output, rep.to_text(&header))
+                .map_err(|e| format!("{}: {e}", output.display()))?;
+            if !ui.quiet {
+                println!(
+                    "{}: {} games read ({} skipped), {} positions, {} moves, distinct lines: {} of 8 plies, {} of 10",
+                    output.display(),
+                    games,
+                    st.skipped.len(),
+                    rep.nodes.len(),
+                    rep.move_count(),
+                    rep.distinct_lines(8),
+                    rep.distinct_lines(10),
+                );
+                for d in &rep.dropped {
+                    let path: Vec<String> = d.path.iter().map(|m| m.to_string()).collect();
+                    println!(
+                        "dropped: {} {} ({} games, {} cp below the best)",
+                        path.join(" "),
+                        d.mv,
+                        d.games,
+                        d.loss
+                    );
+                }
             }
             Ok(())
         }
