@@ -9,8 +9,9 @@
 
 use super::eval::{evaluate, EvalState};
 use super::params::{
-    ASPIRATION, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH,
-    LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VALUE,
+    ASPIRATION, BAD_CAPTURE_MARGIN, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
+    LMP_BASE, LMP_DEPTH, LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
+    RFP_MARGIN, VALUE,
 };
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
 use super::tt::{Bound, Tt};
@@ -306,7 +307,21 @@ impl<'a> Searcher<'a> {
                 }
             }
             let ev = self.ev;
+            let gain = |p: Option<crate::board::Piece>| p.map_or(0, |p| VALUE[p.role.index()].0);
+            let (victim, attacker) = (
+                gain(self.pos.piece_at(m.to())),
+                gain(self.pos.piece_at(m.from())),
+            );
             let u = self.make(m);
+            // a capture by a piece worth more than its victim, on a square the other side can
+            // take back on, loses material: not searched (the side to move is not in check)
+            if !in_check
+                && attacker > victim + BAD_CAPTURE_MARGIN
+                && self.pos.is_attacked(m.to(), self.pos.turn())
+            {
+                self.unmake(m, u, ev);
+                continue;
+            }
             let s = -self.quiesce(-beta, -alpha, ply + 1);
             self.unmake(m, u, ev);
             if self.stopped {
