@@ -231,7 +231,10 @@ mod tests {
         // same cannon a file away
         let hollow = Position::from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1").unwrap();
         let off = Position::from_fen("4k4/9/9/9/9/9/9/5C3/9/3K5 w - - 0 1").unwrap();
-        let (h, o) = (activity(&hollow, Color::Red).0, activity(&off, Color::Red).0);
+        let (h, o) = (
+            activity(&hollow, Color::Red).0,
+            activity(&off, Color::Red).0,
+        );
         assert!(h >= o + HOLLOW_CANNON - 2 * MOB_CANNON.0 * 4, "{h} {o}");
         let mut p = pos.clone();
         let mut s = st;
