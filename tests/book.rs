@@ -353,3 +353,98 @@ fn a_corrupt_book_gives_a_clear_error() {
         .to_string()
         .contains("not an xqdb book"));
 }
+
+/// The embedded repertoire: it reads, every move is legal on its path, it offers far more
+/// distinct 8-ply openings than a 200-game match (100 pairs) uses, and the hand-written
+/// line that dropped a rook (b2d2 h9g7 b0c2 i9h9, h2h9 wins it) is not in it.
+#[test]
+fn the_default_repertoire_is_sound_and_varied() {
+    use xqdb::book::repertoire::Repertoire;
+    let rep = Repertoire::parse(xqdb::book::DEFAULT_REPERTOIRE).unwrap();
+    assert!(rep.nodes.len() > 500, "{}", rep.nodes.len());
+    assert!(rep.distinct_lines(8) >= 200, "{}", rep.distinct_lines(8));
+    let dir = temp_dir("book");
+    let p = dir.path().join("default.xqb");
+    build_default(&p).unwrap();
+    let book = Book::open(&p).unwrap();
+    let mut pos = Position::startpos();
+    for m in ["b2d2", "h9g7", "b0c2"] {
+        pos.play(m.parse().unwrap());
+    }
+    let rook_drop: xqdb::board::Move = "i9h9".parse().unwrap();
+    assert!(book.moves(&pos).iter().all(|m| m.mv != rook_drop));
+    // every book move of every position the book reaches within 8 plies is legal
+    let mut stack = vec![(Position::startpos(), 0)];
+    let mut seen = 0;
+    while let Some((p, d)) = stack.pop() {
+        if d == 8 {
+            continue;
+        }
+        for m in book.moves(&p) {
+            assert!(p.is_legal(m.mv), "{} in {}", m.mv, p.to_fen());
+            seen += 1;
+            stack.push((p.after(m.mv), d + 1));
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}
+
+/// The check drops a move that loses material outright: games that all play the rook-losing
+/// i9h9 after b2d2 h9g7 b0c2, beside a sound move with the same count.
+#[test]
+fn the_repertoire_check_drops_a_move_that_loses_a_rook() {
+    use xqdb::book::repertoire::{derive, RepertoireOptions};
+    let mut text = String::new();
+    for last in ["i9h9", "c6c5", "i9h9", "c6c5"] {
+        text.push_str(&format!(
+            "[Result \"*\"]\n1. b2d2 h9g7 2. b0c2 {last} *\n\n"
+        ));
+    }
+    let (games, skipped) = games_from_text(&text, "t");
+    assert_eq!(skipped, 0);
+    let opts = RepertoireOptions {
+        min_games: 2,
+        max_ply: 8,
+        check_depth: 4,
+        margin: 150,
+    };
+    let (entries, _) = build(&games, &xqdb::book::repertoire::book_options(&opts));
+    let rep = derive(&entries, &opts);
+    assert_eq!(rep.dropped.len(), 1, "{:?}", rep.dropped);
+    assert_eq!(rep.dropped[0].mv.to_string(), "i9h9");
+    assert!(rep.dropped[0].loss >= 300, "{:?}", rep.dropped);
+    let last = rep.nodes.last().unwrap();
+    assert_eq!(last.path.len(), 3);
+    assert_eq!(last.moves.len(), 1);
+    assert_eq!(last.moves[0].mv.to_string(), "c6c5");
+    // the text form reads back to the same tree
+    let again = xqdb::book::repertoire::Repertoire::parse(&rep.to_text("a\nb")).unwrap();
+    assert_eq!(again.nodes, rep.nodes);
+    // bad text names the line
+    let err =
+        xqdb::book::repertoire::Repertoire::parse("# x\n: h2e2/3/1/1/1\nh2e2 : e0e2/1/0/0/0\n")
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("line 3") && err.contains("e0e2"), "{err}");
+}
+
+/// `xqdb book repertoire` on the shared collection gives the embedded file again, byte for
+/// byte (the derivation is deterministic: fixed-depth searches, fresh tables).
+#[test]
+#[cfg_attr(xqdb_no_shared, ignore = "needs ../shared")]
+fn the_repertoire_command_regenerates_the_embedded_file() {
+    let dir = temp_dir("book");
+    let out = dir.path().join("repertoire.txt");
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_xqdb"))
+        .args(["-q", "book", "repertoire"])
+        .arg(shared("ccpd/ccpd-games.pgn"))
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert!(
+        std::fs::read_to_string(&out).unwrap() == xqdb::book::DEFAULT_REPERTOIRE,
+        "data/repertoire.txt differs from what the command derives"
+    );
+}

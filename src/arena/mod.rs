@@ -1,7 +1,14 @@
 //! Engine matches: games between two engines that speak UCI or UCCI, with openings from a
 //! book or a FEN list, clocks, adjudication (no legal move, perpetual check, repetition,
-//! 60-move rule, move limit, tablebases) and fault handling (illegal moves, time losses,
-//! crashes, hangs: the game is lost, the engine restarted, the match goes on).
+//! the natural limit of plies without capture, move limit, tablebases) and fault handling
+//! (illegal moves, time losses, crashes, hangs, `nobestmove`: the game is lost, a failed
+//! engine restarted, the match goes on).
+//!
+//! UCCI claims: `bestmove m resign` loses at once; `bestmove m draw` offers a draw, which is
+//! recorded in the PGN as a comment after the move and passed on to a UCCI opponent as
+//! `go draw ...`: when its answer carries `draw` too, the game is drawn by agreement. A claim
+//! the rules do not support (say, a natural limit counted as 100 plies against this match's
+//! 120) does not end the game.
 //!
 //! Repetition: on the third occurrence of a position, the cycle since the second is ruled by
 //! the project's one implementation of the rules ([`crate::board::rules::judge_cycle`]):
@@ -135,7 +142,13 @@ pub struct MatchConfig {
     pub tables: Option<PathBuf>,
     /// Draw after this many plies.
     pub max_plies: usize,
+    /// The natural limit: a draw after this many plies without a capture (UCCI's 自然限着,
+    /// 120 plies by the Chinese rules; some engines count 100).
+    pub natural_limit: usize,
 }
+
+/// The usual natural limit: 60 moves (120 plies) without a capture.
+pub const NATURAL_LIMIT: usize = 120;
 
 /// One finished game.
 #[derive(Clone, Debug)]
@@ -156,6 +169,8 @@ pub struct MatchGame {
     pub result: Option<GameResult>,
     /// Why it ended.
     pub termination: String,
+    /// Comments after moves (index into `moves`, text): draw offers and claims.
+    pub notes: Vec<(usize, String)>,
 }
 
 impl MatchGame {
@@ -189,6 +204,9 @@ impl MatchGame {
                 line.push_str(&format!("{}. ", i / 2 + 1));
             }
             line.push_str(&format!("{m} "));
+            for (_, note) in self.notes.iter().filter(|(at, _)| *at == i) {
+                line.push_str(&format!("{{{note}}} "));
+            }
             if line.len() > 70 {
                 s.push_str(line.trim_end());
                 s.push('\n');
@@ -202,7 +220,62 @@ impl MatchGame {
     }
 }
 
-fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Vec<Move>) {
+/// The openings of all pairs, chosen before the first game: book lines are drawn again (up
+/// to 50 times, each from its own seed) while they repeat a line an earlier pair plays or
+/// leave the book before the plies asked for, so that a book with enough lines gives every
+/// pair its own opening.
+fn all_openings(cfg: &MatchConfig, book: Option<&Book>) -> Vec<(Position, Vec<Move>)> {
+    pair_openings_with(cfg, book)
+}
+
+/// The start position and opening moves of each pair of games of a match, as
+/// [`run_match`] plays them (book lines distinct while the book has enough of them).
+pub fn pair_openings(cfg: &MatchConfig) -> Result<Vec<(Position, Vec<Move>)>, MatchError> {
+    let book = match &cfg.openings {
+        Openings::Book { path, .. } => Some(Book::open(path)?),
+        _ => None,
+    };
+    Ok(pair_openings_with(cfg, book.as_ref()))
+}
+
+fn pair_openings_with(cfg: &MatchConfig, book: Option<&Book>) -> Vec<(Position, Vec<Move>)> {
+    let pairs = cfg.games.div_ceil(2);
+    let mut used = std::collections::HashSet::new();
+    (0..pairs)
+        .map(|pair| {
+            let mut o = opening(cfg, pair, 0, book);
+            if let Openings::Book { plies, .. } = cfg.openings {
+                // the first new line of full length, else the first new line, else the first
+                let mut fallback: Option<(Position, Vec<Move>)> = None;
+                for attempt in 1..50 {
+                    let new = !used.contains(&o.1);
+                    if new && o.1.len() >= plies {
+                        fallback = None;
+                        break;
+                    }
+                    if new && fallback.is_none() {
+                        fallback = Some(o.clone());
+                    }
+                    o = opening(cfg, pair, attempt, book);
+                }
+                if let Some(f) = fallback {
+                    if used.contains(&o.1) || o.1.len() < plies {
+                        o = f;
+                    }
+                }
+                used.insert(o.1.clone());
+            }
+            o
+        })
+        .collect()
+}
+
+fn opening(
+    cfg: &MatchConfig,
+    pair: usize,
+    attempt: u64,
+    book: Option<&Book>,
+) -> (Position, Vec<Move>) {
     match &cfg.openings {
         Openings::Start => (Position::startpos(), Vec::new()),
         Openings::Fens(list) => {
@@ -215,7 +288,9 @@ fn opening(cfg: &MatchConfig, pair: usize, book: Option<&Book>) -> (Position, Ve
         }
         Openings::Book { plies, .. } => {
             let mut rng = rand::rngs::StdRng::seed_from_u64(
-                cfg.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                cfg.seed
+                    ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ attempt.wrapping_mul(0xD1B5_4A32_D192_ED03),
             );
             let start = Position::startpos();
             let mut pos = start.clone();
@@ -242,8 +317,7 @@ fn adjudicate(
     keys: &[u64],
     moves: &[Move],
     tb: Option<&Tablebases>,
-    max_plies: usize,
-    plies: usize,
+    cfg: &MatchConfig,
 ) -> Option<(GameResult, String)> {
     let side = pos.turn();
     let win_for = |c: crate::board::Color| {
@@ -276,10 +350,10 @@ fn adjudicate(
             CycleVerdict::Draw => (GameResult::Draw, "repetition".into()),
         });
     }
-    if pos.halfmoves() >= 120 {
-        return Some((GameResult::Draw, "60-move rule".into()));
+    if pos.halfmoves() as usize >= cfg.natural_limit {
+        return Some((GameResult::Draw, "natural limit".into()));
     }
-    if plies >= max_plies {
+    if moves.len() >= cfg.max_plies {
         return Some((GameResult::Draw, "move limit".into()));
     }
     if let Some(tb) = tb {
@@ -319,12 +393,15 @@ fn play(
     cfg: &MatchConfig,
     number: usize,
     procs: &mut [Option<EngineProc>; 2],
-    book: Option<&Book>,
+    openings: &[(Position, Vec<Move>)],
     tb: Option<&Tablebases>,
 ) -> MatchGame {
     let pair = number / 2;
     let red = number % 2; // engine playing Red
-    let (start, opening_moves) = opening(cfg, pair, book);
+    let (start, opening_moves) = openings
+        .get(pair)
+        .cloned()
+        .unwrap_or_else(|| (Position::startpos(), Vec::new()));
     let mut names = [String::new(), String::new()];
     for (k, p) in procs.iter_mut().enumerate() {
         let ok = p.as_mut().is_some_and(|e| e.new_game().is_ok());
@@ -351,7 +428,7 @@ fn play(
         _ => (0, 0),
     };
     let mut clock = [base, base]; // by colour
-    let finish = |result, termination: String, moves: Vec<Move>| MatchGame {
+    let finish = |result, termination: String, moves: Vec<Move>, notes| MatchGame {
         number,
         red,
         names: names.clone(),
@@ -360,10 +437,14 @@ fn play(
         opening_plies: opening_moves.len(),
         result: Some(result),
         termination,
+        notes,
     };
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    // a draw offered with the last move, to be passed on to the side to move
+    let mut offered = false;
     loop {
-        if let Some((r, why)) = adjudicate(&pos, &keys, &moves, tb, cfg.max_plies, moves.len()) {
-            return finish(r, why, moves);
+        if let Some((r, why)) = adjudicate(&pos, &keys, &moves, tb, cfg) {
+            return finish(r, why, moves, notes);
         }
         let side = pos.turn();
         let c = side.index();
@@ -378,6 +459,7 @@ fn play(
                 lose,
                 format!("{} could not be started", cfg.engines[engine].cmd),
                 moves,
+                notes,
             );
         };
         let within = match cfg.tc {
@@ -385,12 +467,16 @@ fn play(
             TimeControl::MoveTime(t) => Duration::from_millis(t.saturating_add(2000)),
             _ => Duration::from_secs(60),
         };
-        let args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
+        let mut args = go_args(cfg.tc, proc_.protocol, clock[c], clock[1 - c], c == 0);
+        let pass_offer = offered && proc_.protocol == process::Protocol::Ucci;
+        if pass_offer {
+            args = format!("draw {args}");
+        }
         let t0 = Instant::now();
         let answer = proc_.think(&fen, &moves, &args, within);
         let spent = t0.elapsed().as_millis() as u64;
-        let m = match answer {
-            Ok(m) => m,
+        let reply = match answer {
+            Ok(r) => r,
             Err(f) => {
                 procs[engine] = None; // restarted for the next game
                 let why = match f {
@@ -398,25 +484,47 @@ fn play(
                     Fault::Crash(_) => format!("{} crashed", names[c]),
                     Fault::BadAnswer(a) => format!("{} answered '{a}'", names[c]),
                 };
-                return finish(lose, why, moves);
+                return finish(lose, why, moves, notes);
             }
         };
         if let TimeControl::Clock { .. } = cfg.tc {
             if spent > clock[c] {
-                return finish(lose, format!("{} lost on time", names[c]), moves);
+                return finish(lose, format!("{} lost on time", names[c]), moves, notes);
             }
             clock[c] = (clock[c] - spent).saturating_add(inc);
+        }
+        if reply.resign {
+            return finish(lose, format!("{} resigned", names[c]), moves, notes);
+        }
+        let Some(m) = reply.mv else {
+            // the game is not over (adjudicate found a legal move): giving none loses
+            return finish(
+                lose,
+                format!("{} gave no move (nobestmove)", names[c]),
+                moves,
+                notes,
+            );
+        };
+        if pass_offer && reply.draw {
+            let last = moves.len().saturating_sub(1);
+            notes.push((last, format!("{} accepts the draw", names[c])));
+            return finish(GameResult::Draw, "draw by agreement".into(), moves, notes);
         }
         if !pos.is_legal(m) {
             return finish(
                 lose,
                 format!("{} played the illegal move {m}", names[c]),
                 moves,
+                notes,
             );
         }
         pos.play(m);
         moves.push(m);
         keys.push(pos.key());
+        offered = reply.draw;
+        if reply.draw {
+            notes.push((moves.len() - 1, format!("{} offers a draw", names[c])));
+        }
     }
 }
 
@@ -457,16 +565,19 @@ pub fn run_match(
                 .map_err(|e| MatchError::Openings(format!("opening {}: '{f}': {e}", i + 1)))?;
         }
     }
-    for (k, spec) in cfg.engines.iter().enumerate() {
-        EngineProc::start(spec).map_err(|fault| MatchError::Engine {
+    // start each engine once to check it; an engine restarted during the match speaks the
+    // protocol found here without detecting it again
+    let mut checked = cfg.clone();
+    for (k, spec) in checked.engines.iter_mut().enumerate() {
+        let e = EngineProc::start(spec).map_err(|fault| MatchError::Engine {
             number: k + 1,
-            cmd: std::iter::once(spec.cmd.as_str())
-                .chain(spec.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
+            cmd: spec.line(),
             fault,
         })?;
+        spec.protocol = Some(e.protocol);
     }
+    let cfg = &checked;
+    let openings = all_openings(cfg, book.as_ref());
     let tb = cfg.tables.as_ref().map(Tablebases::open);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<MatchGame>> = Mutex::new(Vec::new());
@@ -480,7 +591,7 @@ pub fn run_match(
                     if i >= cfg.games {
                         break;
                     }
-                    let g = play(cfg, i, &mut procs, book.as_ref(), tb.as_ref());
+                    let g = play(cfg, i, &mut procs, &openings, tb.as_ref());
                     let mut all = done.lock().unwrap_or_else(|e| e.into_inner());
                     all.push(g.clone());
                     let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());

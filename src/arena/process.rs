@@ -1,4 +1,8 @@
-//! An engine in a child process, spoken to in UCI or UCCI (detected by handshake).
+//! An engine in a child process, spoken to in UCI or UCCI (given, or detected by handshake).
+//!
+//! Writing to an engine that has died must be a write error, not the death of the whole
+//! process by SIGPIPE: starting an engine sets SIGPIPE to "ignore" for the process (once; the
+//! Rust runtime does the same for programs that do not reset it).
 
 use crate::board::{Move, Square};
 use std::io::{BufRead, BufReader, Write};
@@ -15,6 +19,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Options set after the handshake (name, value).
     pub options: Vec<(String, String)>,
+    /// The protocol to speak; `None`: detect it (UCI first; an engine that does not answer
+    /// `uci`, or exits on it, is started again and spoken to in UCCI).
+    pub protocol: Option<Protocol>,
 }
 
 impl EngineSpec {
@@ -25,7 +32,16 @@ impl EngineSpec {
             cmd: w.next()?,
             args: w.collect(),
             options: Vec::new(),
+            protocol: None,
         })
+    }
+
+    /// The command line, for messages.
+    pub fn line(&self) -> String {
+        std::iter::once(self.cmd.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -36,6 +52,28 @@ pub enum Protocol {
     Uci,
     /// UCCI.
     Ucci,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "uci" => Ok(Protocol::Uci),
+            "ucci" => Ok(Protocol::Ucci),
+            _ => Err(format!("unknown protocol '{s}': use uci or ucci")),
+        }
+    }
+}
+
+/// What an engine answered to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move; `None` for UCCI's `nobestmove`.
+    pub mv: Option<Move>,
+    /// UCCI's `draw` after the move: the engine offers (or claims, or accepts) a draw.
+    pub draw: bool,
+    /// UCCI's `resign` after the move.
+    pub resign: bool,
 }
 
 /// Why an engine failed to give a move.
@@ -88,8 +126,58 @@ fn from_engine(t: &str, one: bool) -> Option<Move> {
 }
 
 impl EngineProc {
-    /// Start the engine and shake hands (UCI first, then UCCI).
+    /// Start the engine and shake hands in its protocol: the one given, or UCI and, when the
+    /// engine does not answer that (or exits on it, as classic UCCI engines do when their
+    /// first command is not `ucci`), UCCI, in the same process if it is still running and
+    /// in a new one otherwise.
     pub fn start(spec: &EngineSpec) -> Result<EngineProc, Fault> {
+        ignore_sigpipe();
+        let (mut e, hello) = match spec.protocol {
+            Some(p) => {
+                let mut e = EngineProc::spawn(spec)?;
+                let h = e.handshake(p)?;
+                (e, h)
+            }
+            None => {
+                let mut e = EngineProc::spawn(spec)?;
+                match e.handshake(Protocol::Uci) {
+                    Ok(h) => (e, h),
+                    Err(Fault::Timeout(_)) => match e.handshake(Protocol::Ucci) {
+                        Ok(h) => (e, h),
+                        Err(Fault::Crash(_)) => EngineProc::restart_ucci(spec)?,
+                        Err(f) => return Err(f),
+                    },
+                    Err(_) => EngineProc::restart_ucci(spec)?,
+                }
+            }
+        };
+        e.name = spec.cmd.clone();
+        for l in &hello {
+            if let Some(n) = l.strip_prefix("id name ") {
+                e.name = n.trim().to_string();
+            }
+        }
+        if e.name.to_ascii_lowercase().contains("fairy-stockfish") {
+            e.ranks_from_one = true;
+            e.set_option("UCI_Variant", "xiangqi")?;
+        }
+        if e.protocol == Protocol::Ucci {
+            e.set_option("usemillisec", "true")?;
+        }
+        for (k, v) in &spec.options {
+            e.set_option(k, v)?;
+        }
+        e.ready()?;
+        Ok(e)
+    }
+
+    fn restart_ucci(spec: &EngineSpec) -> Result<(EngineProc, Vec<String>), Fault> {
+        let mut e = EngineProc::spawn(spec)?;
+        let h = e.handshake(Protocol::Ucci)?;
+        Ok((e, h))
+    }
+
+    fn spawn(spec: &EngineSpec) -> Result<EngineProc, Fault> {
         let mut child = Command::new(&spec.cmd)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -114,45 +202,35 @@ impl EngineProc {
                 }
             }
         });
-        let mut e = EngineProc {
+        Ok(EngineProc {
             child,
             stdin,
             lines,
             name: spec.cmd.clone(),
             protocol: Protocol::Uci,
             ranks_from_one: false,
-        };
-        e.send("uci")?;
-        let hello = match e.until("uciok", Duration::from_secs(5)) {
-            Ok(h) => h,
-            Err(_) => {
-                e.send("ucci")?;
-                e.protocol = Protocol::Ucci;
-                e.until("ucciok", Duration::from_secs(5))?
+        })
+    }
+
+    /// Send `uci` or `ucci` and wait for its `uciok` / `ucciok`; the lines before it.
+    fn handshake(&mut self, p: Protocol) -> Result<Vec<String>, Fault> {
+        self.protocol = p;
+        match p {
+            Protocol::Uci => {
+                self.send("uci")?;
+                self.until("uciok", Duration::from_secs(5))
             }
-        };
-        for l in &hello {
-            if let Some(n) = l.strip_prefix("id name ") {
-                e.name = n.trim().to_string();
+            Protocol::Ucci => {
+                self.send("ucci")?;
+                self.until("ucciok", Duration::from_secs(5))
             }
         }
-        if e.name.to_ascii_lowercase().contains("fairy-stockfish") {
-            e.ranks_from_one = true;
-            e.set_option("UCI_Variant", "xiangqi")?;
-        }
-        if e.protocol == Protocol::Ucci {
-            e.set_option("usemillisec", "true")?;
-        }
-        for (k, v) in &spec.options {
-            e.set_option(k, v)?;
-        }
-        e.ready()?;
-        Ok(e)
     }
 
     fn send(&mut self, s: &str) -> Result<(), Fault> {
-        writeln!(self.stdin, "{s}").map_err(|e| Fault::Crash(e.to_string()))?;
-        self.stdin.flush().map_err(|e| Fault::Crash(e.to_string()))
+        let dead = |e: std::io::Error| Fault::Crash(format!("cannot write to it: {e}"));
+        writeln!(self.stdin, "{s}").map_err(dead)?;
+        self.stdin.flush().map_err(dead)
     }
 
     fn until(&mut self, prefix: &str, within: Duration) -> Result<Vec<String>, Fault> {
@@ -209,7 +287,7 @@ impl EngineProc {
         moves: &[Move],
         go_args: &str,
         within: Duration,
-    ) -> Result<Move, Fault> {
+    ) -> Result<Reply, Fault> {
         let mv: Vec<String> = moves
             .iter()
             .map(|&m| to_engine(m, self.ranks_from_one))
@@ -236,8 +314,7 @@ impl EngineProc {
                 }
             }
         };
-        let t = last.split_whitespace().nth(1).unwrap_or("");
-        from_engine(t, self.ranks_from_one).ok_or(Fault::BadAnswer(last))
+        parse_reply(&last, self.ranks_from_one).ok_or(Fault::BadAnswer(last))
     }
 
     /// Stop the process.
@@ -246,6 +323,44 @@ impl EngineProc {
         std::thread::sleep(Duration::from_millis(20));
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// `bestmove m [ponder p] [draw|resign]` or `nobestmove`.
+fn parse_reply(line: &str, one: bool) -> Option<Reply> {
+    let mut w = line.split_whitespace();
+    match w.next()? {
+        "nobestmove" => Some(Reply {
+            mv: None,
+            draw: false,
+            resign: false,
+        }),
+        "bestmove" => {
+            let mv = Some(from_engine(w.next()?, one)?);
+            let rest: Vec<&str> = w.collect();
+            Some(Reply {
+                mv,
+                draw: rest.contains(&"draw"),
+                resign: rest.contains(&"resign"),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Set SIGPIPE to "ignore" for the process, once: a write to a dead engine then fails with
+/// EPIPE (a [`Fault::Crash`]) instead of ending the process.
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: SIG_IGN is a valid disposition for SIGPIPE; signal() has no other
+            // effect, and ignoring SIGPIPE only turns the signal into EPIPE write errors.
+            unsafe {
+                libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+            }
+        });
     }
 }
 
@@ -266,5 +381,20 @@ mod tests {
         assert_eq!(from_engine("h3e3", true), Some(m));
         assert_eq!(from_engine("a10a9", true), "a9a8".parse().ok());
         assert_eq!(from_engine("h2e2", false), Some(m));
+    }
+
+    #[test]
+    fn replies_with_claims() {
+        let m: Move = "h2e2".parse().unwrap();
+        let r = parse_reply("bestmove h2e2 ponder h9g7 draw", false).unwrap();
+        assert_eq!((r.mv, r.draw, r.resign), (Some(m), true, false));
+        let r = parse_reply("bestmove h2e2 resign", false).unwrap();
+        assert_eq!((r.mv, r.draw, r.resign), (Some(m), false, true));
+        let r = parse_reply("nobestmove", false).unwrap();
+        assert_eq!((r.mv, r.draw, r.resign), (None, false, false));
+        assert_eq!(parse_reply("bestmove", false), None);
+        assert_eq!(parse_reply("bestmove (none)", false), None);
+        assert_eq!("UCCI".parse::<Protocol>(), Ok(Protocol::Ucci));
+        assert!("xboard".parse::<Protocol>().is_err());
     }
 }

@@ -17,6 +17,9 @@ pub struct MatchSetup {
     /// Engine option as N:NAME=VALUE (N = 1 or 2).
     #[arg(long = "option")]
     pub options: Vec<String>,
+    /// Protocol of an engine as N:uci or N:ucci (N = 1 or 2); otherwise detected.
+    #[arg(long = "protocol")]
+    pub protocols: Vec<String>,
     /// Time control: base+increment in seconds (e.g. 10+0.1).
     #[arg(long)]
     pub tc: Option<String>,
@@ -53,6 +56,9 @@ pub struct MatchSetup {
     /// Draw after this many plies.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Natural limit: draw after this many plies without a capture (some engines count 100).
+    #[arg(long, default_value_t = super::NATURAL_LIMIT)]
+    pub natural_limit: usize,
 }
 
 impl MatchSetup {
@@ -61,6 +67,7 @@ impl MatchSetup {
         MatchSetup {
             engines: vec![engine1.to_string(), engine2.to_string()],
             options: Vec::new(),
+            protocols: Vec::new(),
             tc: None,
             movetime: None,
             nodes: None,
@@ -73,6 +80,7 @@ impl MatchSetup {
             seed: 1,
             tables: None,
             max_plies: 400,
+            natural_limit: super::NATURAL_LIMIT,
         }
     }
 
@@ -81,7 +89,21 @@ impl MatchSetup {
     /// of the book, else the start position. An openings file is read (and every FEN in it
     /// checked) here; engines and the book are checked when the match starts.
     pub fn config(&self) -> Result<MatchConfig, SetupError> {
-        let engines = engine_specs(&self.engines, &self.options)?;
+        let mut engines = engine_specs(&self.engines, &self.options)?;
+        for p in &self.protocols {
+            let bad = |why: String| SetupError::Protocol(p.clone(), why);
+            let (n, name) = p
+                .split_once(':')
+                .ok_or_else(|| bad("use N:uci or N:ucci with N 1 or 2".into()))?;
+            let i: usize = n
+                .trim()
+                .parse()
+                .map_err(|_| bad("use N:uci or N:ucci with N 1 or 2".into()))?;
+            let spec = engines
+                .get_mut(i.wrapping_sub(1))
+                .ok_or_else(|| bad("use N:uci or N:ucci with N 1 or 2".into()))?;
+            spec.protocol = Some(name.parse().map_err(bad)?);
+        }
         let tc = if let Some(t) = &self.tc {
             t.parse().map_err(|why| SetupError::TimeControl {
                 text: t.clone(),
@@ -118,6 +140,7 @@ impl MatchSetup {
             seed: self.seed,
             tables: self.tables.clone(),
             max_plies: self.max_plies,
+            natural_limit: self.natural_limit,
         })
     }
 }
@@ -134,6 +157,9 @@ pub enum SetupError {
     /// An engine option not of the form `N:NAME=VALUE` with N 1 or 2.
     #[error("bad --option '{0}': use N:NAME=VALUE with N 1 or 2")]
     EngineOption(String),
+    /// A `--protocol` that is not `N:uci` or `N:ucci` with N 1 or 2.
+    #[error("bad --protocol '{0}': {1}")]
+    Protocol(String, String),
     /// A time control that is not `BASE+INC`.
     #[error("bad --tc '{text}': {why}")]
     TimeControl {

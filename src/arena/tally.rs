@@ -61,6 +61,7 @@ mod tests {
             opening_plies: 0,
             result,
             termination: String::new(),
+            notes: Vec::new(),
         }
     }
 

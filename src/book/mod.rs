@@ -3,6 +3,7 @@
 
 mod build;
 mod file;
+pub mod repertoire;
 
 pub use build::{
     build, canonical, canonical_move, BookBuilder, BookOptions, BuildSummary, Weighting,
@@ -11,9 +12,13 @@ pub use file::{
     merge, write, Book, BookEntry, BookError, BookMove, MergeError, MergeSummary, PickMode,
 };
 
-/// The default opening collection written for the project (main lines of the common
-/// openings, ICCS), embedded in the binary.
+/// A small opening collection written for the project (main lines of the common openings,
+/// ICCS), embedded in the binary as sample games.
 pub const DEFAULT_OPENINGS: &str = include_str!("../../data/openings.pgn");
+
+/// The default book's repertoire, derived from the Chinese Chess Practical Dataset's games
+/// by `xqdb book repertoire` (see [`repertoire`] and the file's header), embedded.
+pub const DEFAULT_REPERTOIRE: &str = include_str!("../../data/repertoire.txt");
 
 /// Read games from PGN text (unreadable games are skipped and counted).
 pub fn games_from_text(text: &str, name: &str) -> (Vec<crate::records::Game>, usize) {
@@ -29,15 +34,23 @@ pub fn games_from_text(text: &str, name: &str) -> (Vec<crate::records::Game>, us
     (games, skipped)
 }
 
-/// Build the default book (from [`DEFAULT_OPENINGS`], every move kept) into `path`.
+/// Build the default book (from [`DEFAULT_REPERTOIRE`]) into `path`.
 pub fn build_default(path: &std::path::Path) -> Result<BuildSummary, BookError> {
-    let (games, _) = games_from_text(DEFAULT_OPENINGS, "data/openings.pgn");
-    let opts = BookOptions {
-        max_ply: 40,
-        min_games: 1,
-        weighting: Weighting::Score,
+    let rep =
+        repertoire::Repertoire::parse(DEFAULT_REPERTOIRE).map_err(|e| BookError::Corrupt {
+            path: "data/repertoire.txt (embedded)".into(),
+            reason: e.to_string(),
+        })?;
+    let opts = repertoire::book_options(&repertoire::RepertoireOptions::default());
+    let entries = rep.entries(opts.weighting);
+    let summary = BuildSummary {
+        games_used: entries
+            .iter()
+            .find(|e| e.key == canonical(&crate::board::Position::startpos()).0)
+            .map_or(0, |e| e.moves.iter().map(|m| u64::from(m.games)).sum()),
+        positions: entries.len() as u64,
+        moves: entries.iter().map(|e| e.moves.len() as u64).sum(),
     };
-    let (entries, summary) = build(&games, &opts);
     write(path, &entries, &opts, summary.games_used)?;
     Ok(summary)
 }

@@ -30,6 +30,28 @@ pub enum BookCmd {
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=super::ui::MAX_THREADS as i64))]
         threads: Option<u16>,
     },
+    /// Derive the default repertoire (data/repertoire.txt) from game records: moves played
+    /// in at least --min-games games, each checked by a short search.
+    Repertoire {
+        /// Files or folders (.pgn, .xqf).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output text file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Plies of each game looked at.
+        #[arg(long, default_value_t = 20)]
+        max_ply: u32,
+        /// Moves played in fewer games are left out.
+        #[arg(long, default_value_t = 40)]
+        min_games: u32,
+        /// Depth of the search that checks each move.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=20))]
+        depth: i32,
+        /// Drop a move scored this many centipawns below the best move of its position.
+        #[arg(long, default_value_t = 150)]
+        margin: i32,
+    },
     /// Book moves of a position, best first.
     Probe {
         /// A FEN (quoted) or `startpos`.
@@ -88,6 +110,22 @@ pub fn book(action: BookCmd, ui: &Ui) -> Result<(), String> {
             };
             build(&paths, &output, opts, ui)
         }
+        BookCmd::Repertoire {
+            paths,
+            output,
+            max_ply,
+            min_games,
+            depth,
+            margin,
+        } => {
+            let opts = xqdb::book::repertoire::RepertoireOptions {
+                min_games,
+                max_ply,
+                check_depth: depth,
+                margin,
+            };
+            repertoire(&paths, &output, &opts, ui)
+        }
         BookCmd::Probe { fen, book } => probe(&fen, &default_book(book)),
         BookCmd::Dump { book } => dump(&default_book(book)),
         BookCmd::Merge {
@@ -121,6 +159,40 @@ fn build(paths: &[PathBuf], output: &Path, opts: BookOptions, ui: &Ui) -> Result
 }
 
 /// `xqdb book probe`: the book moves of a position, best first.
+fn repertoire(
+    paths: &[PathBuf],
+    output: &Path,
+    opts: &xqdb::book::repertoire::RepertoireOptions,
+    ui: &Ui,
+) -> Result<(), String> {
+    let run = xqdb::book::repertoire::derive_from_files(paths, output, opts)?;
+    if ui.quiet {
+        return Ok(());
+    }
+    let rep = &run.repertoire;
+    println!(
+        "{}: {} games read ({} skipped), {} positions, {} moves, distinct lines: {} of 8 plies, {} of 10",
+        output.display(),
+        run.games,
+        run.skipped,
+        rep.nodes.len(),
+        rep.move_count(),
+        rep.distinct_lines(8),
+        rep.distinct_lines(10),
+    );
+    for d in &rep.dropped {
+        let path: Vec<String> = d.path.iter().map(|m| m.to_string()).collect();
+        println!(
+            "dropped: {} {} ({} games, {} cp below the best)",
+            path.join(" "),
+            d.mv,
+            d.games,
+            d.loss
+        );
+    }
+    Ok(())
+}
+
 fn probe(fen: &str, book: &Path) -> Result<(), String> {
     let pos = Position::from_fen(fen).map_err(|e| e.to_string())?;
     let b = Book::open(book).map_err(|e| e.to_string())?;

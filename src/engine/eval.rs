@@ -2,8 +2,12 @@
 //! by the remaining rooks, horses and cannons, plus king-shield basics. The piece-square
 //! part is kept incrementally by [`EvalState`] as moves are made and unmade.
 
-use super::params::{KING_SHIELD, PASSED_PAWN, PHASE, PHASE_MAX, TEMPO, VALUE};
-use crate::board::{Color, Move, Piece, Position, Role, Square};
+use super::params::{
+    HOLLOW_CANNON, KING_ATTACK, KING_SHIELD, MOB_CANNON, MOB_HORSE, MOB_ROOK, PASSED_PAWN, PHASE,
+    PHASE_MAX, SCREEN_CANNON, TEMPO, VALUE,
+};
+use crate::board::attacks::{cannon_captures, cannon_quiets, horse_attacks, rook_attacks};
+use crate::board::{Bitboard, Color, Move, Piece, Position, Role, Square};
 use std::sync::LazyLock;
 
 /// (middle game, end game) value of a piece on a square, from its owner's point of view.
@@ -119,13 +123,88 @@ impl EvalState {
     }
 }
 
+/// Squares around a king that attackers aim at: its palace.
+fn palace(c: Color) -> u128 {
+    match c {
+        Color::Red => Bitboard::RED_PALACE.bits(),
+        Color::Black => Bitboard::BLACK_PALACE.bits(),
+    }
+}
+
+/// Activity of `c`'s pieces (middle game, end game): mobility of rooks, horses (legs
+/// checked) and cannons, attackers of the enemy palace, and cannons on the enemy king's file
+/// with no screen (hollow cannon) or one.
+fn activity(pos: &Position, c: Color) -> (i32, i32) {
+    let occ = pos.occupied().bits();
+    let own = pos.by_color(c).bits();
+    let zone = palace(!c);
+    let king = pos.king(!c);
+    let (mut mg, mut eg) = (0, 0);
+    let mut attackers = 0;
+    let mut weight = 0;
+    for sq in pos.pieces(c, Role::Rook) {
+        let a = rook_attacks(sq, occ);
+        let n = (a & !own).count_ones() as i32;
+        mg += MOB_ROOK.0 * (n - 7);
+        eg += MOB_ROOK.1 * (n - 7);
+        if a & zone != 0 {
+            attackers += 1;
+            weight += KING_ATTACK[Role::Rook.index()];
+        }
+    }
+    for sq in pos.pieces(c, Role::Horse) {
+        let a = horse_attacks(sq, occ);
+        let n = (a & !own).count_ones() as i32;
+        mg += MOB_HORSE.0 * (n - 3);
+        eg += MOB_HORSE.1 * (n - 3);
+        if a & zone != 0 {
+            attackers += 1;
+            weight += KING_ATTACK[Role::Horse.index()];
+        }
+    }
+    for sq in pos.pieces(c, Role::Cannon) {
+        let q = cannon_quiets(sq, occ);
+        let x = cannon_captures(sq, occ);
+        let n = (q.count_ones() + (x & !own).count_ones()) as i32;
+        mg += MOB_CANNON.0 * (n - 6);
+        eg += MOB_CANNON.1 * (n - 6);
+        if x & zone != 0 {
+            attackers += 1;
+            weight += KING_ATTACK[Role::Cannon.index()];
+        }
+        if sq.file() == king.file() {
+            let (lo, hi) = if sq.rank() < king.rank() {
+                (sq.rank(), king.rank())
+            } else {
+                (king.rank(), sq.rank())
+            };
+            let between = (lo + 1..hi)
+                .filter(|&r| {
+                    Square::from_coords(sq.file(), r).is_some_and(|s| pos.piece_at(s).is_some())
+                })
+                .count();
+            match between {
+                0 => mg += HOLLOW_CANNON,
+                2 => mg += SCREEN_CANNON,
+                _ => {}
+            }
+        }
+    }
+    if attackers >= 2 {
+        mg += weight * attackers / 4;
+    }
+    (mg, eg)
+}
+
 /// Evaluation from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position, st: &EvalState) -> i32 {
     let us = pos.turn().index();
     let them = 1 - us;
     let ph = st.phase.clamp(0, PHASE_MAX);
-    let mg = st.mg[us] - st.mg[them];
-    let eg = st.eg[us] - st.eg[them];
+    let (am, ae) = activity(pos, pos.turn());
+    let (bm, be) = activity(pos, !pos.turn());
+    let mg = st.mg[us] - st.mg[them] + am - bm;
+    let eg = st.eg[us] - st.eg[them] + ae - be;
     let mut v = (mg * ph + eg * (PHASE_MAX - ph)) / PHASE_MAX;
     // king shield: missing advisors and elephants count against enemy attackers
     for (c, sign) in [(pos.turn(), 1), (!pos.turn(), -1)] {
@@ -148,6 +227,15 @@ mod tests {
         let pos = Position::startpos();
         let st = EvalState::new(&pos);
         assert_eq!(evaluate(&pos, &st), TEMPO);
+        // a hollow cannon (nothing between it and the enemy king) is worth more than the
+        // same cannon a file away
+        let hollow = Position::from_fen("4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1").unwrap();
+        let off = Position::from_fen("4k4/9/9/9/9/9/9/5C3/9/3K5 w - - 0 1").unwrap();
+        let (h, o) = (
+            activity(&hollow, Color::Red).0,
+            activity(&off, Color::Red).0,
+        );
+        assert!(h >= o + HOLLOW_CANNON - 2 * MOB_CANNON.0 * 4, "{h} {o}");
         let mut p = pos.clone();
         let mut s = st;
         for m in ["h2e2", "h9g7", "e2e6", "g6g5", "e6a6"] {

@@ -19,6 +19,21 @@ pub const PHASE: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
 pub const PHASE_MAX: i32 = 48;
 /// Penalty per missing advisor or elephant, per enemy attacking piece (rook, horse, cannon).
 pub const KING_SHIELD: i32 = 12;
+/// Mobility per square (middle game, end game), counted from a typical number (rook 7,
+/// horse 3, cannon 6).
+pub const MOB_ROOK: (i32, i32) = (4, 5);
+/// Horse mobility per square (legs checked).
+pub const MOB_HORSE: (i32, i32) = (9, 8);
+/// Cannon mobility per square.
+pub const MOB_CANNON: (i32, i32) = (2, 2);
+/// King attack weight of each attacker of the enemy palace, by role index; with two or more
+/// attackers the sum times their number / 4 counts in the middle game.
+pub const KING_ATTACK: [i32; 7] = [0, 0, 0, 20, 25, 18, 0];
+/// Cannon on the enemy king's file with nothing between (空头炮).
+pub const HOLLOW_CANNON: i32 = 60;
+/// Cannon on the enemy king's file with two pieces between (the central cannon's pressure:
+/// one piece moving off gives check).
+pub const SCREEN_CANNON: i32 = 15;
 /// Bonus for the side to move.
 pub const TEMPO: i32 = 10;
 /// Aspiration window half width.
@@ -27,9 +42,33 @@ pub const ASPIRATION: i32 = 40;
 pub const NULL_R: i32 = 2;
 /// Null move needs at least this much non-pawn material for the side to move (in phase units).
 pub const NULL_MIN_PHASE: i32 = 6;
+/// Reverse futility pruning: up to this depth, a node whose static evaluation is this much
+/// per ply above beta returns it.
+pub const RFP_DEPTH: i32 = 6;
+/// Reverse futility margin per ply.
+pub const RFP_MARGIN: i32 = 90;
+/// Razoring: up to this depth, a node this much per ply below alpha is tried with captures
+/// only. Off (0): at depth 2 it lost forced mates (4 instead of 5 of the 111 ccpd mate records
+/// at 300,000 nodes, tests/engine.rs).
+pub const RAZOR_DEPTH: i32 = 0;
+/// Razoring margin per ply.
+pub const RAZOR_MARGIN: i32 = 250;
+/// Futility pruning of quiet moves up to this depth.
+pub const FUTILITY_DEPTH: i32 = 4;
+/// Futility margin: base plus per ply.
+pub const FUTILITY_BASE: i32 = 80;
+/// Futility margin per ply.
+pub const FUTILITY_MARGIN: i32 = 90;
+/// Late move pruning up to this depth: after LMP_BASE + depth^2 quiet moves.
+pub const LMP_DEPTH: i32 = 4;
+/// Late move pruning base count.
+pub const LMP_BASE: usize = 4;
 /// Late move reductions start after this many moves.
 pub const LMR_MOVES: usize = 3;
 /// Quiescence: skip captures that cannot raise alpha by this margin.
 pub const DELTA_MARGIN: i32 = 200;
+/// Quiescence: a capture by a piece worth this much more than its victim, on a square the
+/// other side attacks, is not searched.
+pub const BAD_CAPTURE_MARGIN: i32 = 50;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;

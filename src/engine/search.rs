@@ -8,7 +8,11 @@
 //! perpetual check, then perpetual chase, lose; any other repetition is a draw.
 
 use super::eval::{evaluate, EvalState};
-use super::params::{ASPIRATION, DELTA_MARGIN, LMR_MOVES, NULL_MIN_PHASE, NULL_R, VALUE};
+use super::params::{
+    ASPIRATION, BAD_CAPTURE_MARGIN, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
+    LMP_BASE, LMP_DEPTH, LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
+    RFP_MARGIN, VALUE,
+};
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
 use super::tt::{Bound, Tt};
 use crate::board::rules::{judge_cycle, CycleVerdict};
@@ -100,6 +104,20 @@ impl Iterator for Picker {
         self.next += 1;
         Some(self.list[self.next - 1])
     }
+}
+
+/// Late move reduction for the `i`-th move (0-based) at `depth`: logarithmic in both.
+fn lmr(depth: i32, i: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        t
+    });
+    TABLE[(depth as usize).min(63)][i.min(63)]
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -289,7 +307,21 @@ impl<'a> Searcher<'a> {
                 }
             }
             let ev = self.ev;
+            let gain = |p: Option<crate::board::Piece>| p.map_or(0, |p| VALUE[p.role.index()].0);
+            let (victim, attacker) = (
+                gain(self.pos.piece_at(m.to())),
+                gain(self.pos.piece_at(m.from())),
+            );
             let u = self.make(m);
+            // a capture by a piece worth more than its victim, on a square the other side can
+            // take back on, loses material: not searched (the side to move is not in check)
+            if !in_check
+                && attacker > victim + BAD_CAPTURE_MARGIN
+                && self.pos.is_attacked(m.to(), self.pos.turn())
+            {
+                self.unmake(m, u, ev);
+                continue;
+            }
             let s = -self.quiesce(-beta, -alpha, ply + 1);
             self.unmake(m, u, ev);
             if self.stopped {
@@ -363,6 +395,28 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // the static evaluation, for the pruning below (not in check: no stand-pat then)
+        let static_eval = if in_check {
+            -INF
+        } else {
+            evaluate(&self.pos, &self.ev)
+        };
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // reverse futility: far enough above beta that a quiet move will not fall below it
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            // razoring: far below alpha near the leaves: only captures can help
+            if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
+                let q = self.quiesce(alpha, beta, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if q < alpha {
+                    return q;
+                }
+            }
+        }
         let us = self.pos.turn();
         let non_pawn = self.pos.pieces(us, Role::Rook).count() * 6
             + (self.pos.pieces(us, Role::Horse).count()
@@ -375,7 +429,7 @@ impl<'a> Searcher<'a> {
             && non_pawn as i32 >= NULL_MIN_PHASE
             && beta.abs() < MATE_BOUND
         {
-            let stand = evaluate(&self.pos, &self.ev);
+            let stand = static_eval;
             if stand >= beta {
                 let r = NULL_R + depth / 4;
                 let key_before = self.pos.key();
@@ -400,6 +454,13 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let alpha0 = alpha;
         let mut searched = 0usize;
+        let mut quiets = 0usize;
+        // futility and late-move pruning of quiet moves near the leaves
+        let prune_ok = !pv_node && !in_check && !root && alpha.abs() < MATE_BOUND;
+        let futile = prune_ok
+            && depth <= FUTILITY_DEPTH
+            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let lmp_limit = LMP_BASE + (depth * depth) as usize;
         // the hash move first, before generating the others
         let first =
             tt_move.filter(|&m| self.pos.is_legal(m) && !(root && self.banned.contains(&m)));
@@ -431,20 +492,30 @@ impl<'a> Searcher<'a> {
                     None => break,
                 }
             };
-            let i = searched;
-            searched += 1;
             let capture = self.pos.piece_at(m.to()).is_some();
             let ev = self.ev;
             let u = self.make(m);
             let gives_check = *self.checks.last().unwrap_or(&false);
+            if searched > 0 && !capture && !gives_check && prune_ok {
+                let late = depth <= LMP_DEPTH && quiets >= lmp_limit;
+                if futile || late {
+                    self.unmake(m, u, ev);
+                    continue;
+                }
+            }
+            let i = searched;
+            searched += 1;
+            if !capture {
+                quiets += 1;
+            }
             let mut s;
             if i == 0 {
                 s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
             } else {
                 let mut r = 0;
                 if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
-                    r = 1 + (i as i32 / 8).min(2) + if pv_node { 0 } else { 1 };
-                    r = r.min(depth - 2);
+                    r = lmr(depth, i) + if pv_node { 0 } else { 1 };
+                    r = r.min(depth - 2).max(0);
                 }
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && (r > 0 || pv_node) {
