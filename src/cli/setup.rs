@@ -34,7 +34,7 @@ pub fn setup(ui: &Ui) -> Result<(), String> {
     let s = xqdb::book::build_default(&book).map_err(|e| e.to_string())?;
     if !ui.quiet {
         println!(
-            "default book {}: {} positions, {} moves from the embedded openings",
+            "default book {}: {} positions, {} moves from the embedded repertoire (data/repertoire.txt)",
             book.display(),
             s.positions,
             s.moves

@@ -311,6 +311,31 @@ fn compress_blocks(
     dict: Option<&[u8]>,
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
     let total = 2 * t.values[0].len();
+    if dict.is_none() {
+        // one compression context per worker thread for the whole table: rayon's
+        // `map_init` makes one per split job, and the many large contexts it allocates and
+        // frees raise the peak memory of a big table's write by tens of megabytes
+        thread_local! {
+            static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        return (0..total.div_ceil(block))
+            .into_par_iter()
+            .map(|k| {
+                let raw = encode_range(t, metric, k * block..((k + 1) * block).min(total));
+                CTX.with(|cell| {
+                    let mut slot = cell.borrow_mut();
+                    if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+                        let mut c = zstd::bulk::Compressor::new(level)?;
+                        c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+                        *slot = Some((level, c));
+                    }
+                    let (_, c) = slot.as_mut().expect("set just above");
+                    c.compress(&raw)
+                })
+            })
+            .collect();
+    }
     let prepared = dict.map(|d| zstd::dict::EncoderDictionary::copy(d, level));
     (0..total.div_ceil(block))
         .into_par_iter()
@@ -347,6 +372,31 @@ pub fn temp_path(path: &Path) -> PathBuf {
 /// Write the WDL and DTM files of a table (atomically: temporary file, then rename; the
 /// temporary file is removed on any error).
 pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
+    let mut written = Written::default();
+    for metric in [Metric::Wdl, Metric::Dtm] {
+        write_file(dir, table, metric, &mut written)?;
+    }
+    Ok(written)
+}
+
+/// [`write_files`] for a table that is not needed whole afterwards: its verdicts are
+/// dropped once the WDL file is written, before the DTM file is compressed (the peak
+/// memory of a big table's write is then its DTM bytes and one file's blocks).
+pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, FileError> {
+    let mut written = Written::default();
+    write_file(dir, table, Metric::Wdl, &mut written)?;
+    table.verdicts = None;
+    write_file(dir, table, Metric::Dtm, &mut written)?;
+    Ok(written)
+}
+
+/// Write one of the two files of `table`, its size into `written`.
+fn write_file(
+    dir: &Path,
+    table: &Table,
+    metric: Metric,
+    written: &mut Written,
+) -> Result<(), FileError> {
     let material = &table.material;
     let values = &table.values;
     let io = |path: &Path, e: std::io::Error| FileError::Io {
@@ -363,8 +413,7 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
         .max()
         .copied()
         .unwrap_or(0);
-    let mut written = Written::default();
-    for metric in [Metric::Wdl, Metric::Dtm] {
+    {
         let path = table_path(dir, material, metric);
         let (block, level) = block_params(metric);
         let plain = compress_blocks(table, metric, block as usize, level, None)
@@ -451,7 +500,7 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
             Metric::Dtm => written.dtm_bytes = size,
         }
     }
-    Ok(written)
+    Ok(())
 }
 
 /// An open, memory-mapped table file.

@@ -1,7 +1,7 @@
 //! Generating a set of tables: the capture closure, smallest first, skipping valid files,
 //! then save with checksums and a summary per table.
 
-use super::file::{table_path, write_files, Metric, TableFile, Written};
+use super::file::{table_path, write_files_shedding, Metric, TableFile, Written};
 use super::generate::{generate, GenOptions};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
@@ -316,10 +316,10 @@ pub fn generate_set(
             }
         }
         let start = Instant::now();
-        let table = generate(*m, &set, opts)?;
+        let mut table = generate(*m, &set, opts)?;
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = write_files(dir, &table).map_err(|e| match e {
+        let written = write_files_shedding(dir, &mut table).map_err(|e| match e {
             super::file::FileError::Io { path, source } => TbError::Io {
                 path: format!("writing table {m}: {path}"),
                 source,
