@@ -44,13 +44,13 @@ fn tables(dir: &Path) -> Tablebases {
     Tablebases::open(dir)
 }
 
-/// A UCI engine that answers every `go` with the move of the cycle the game is at (the
+/// A UCI engine that answers every `go` with the move of `cycle` the game is at (the
 /// number of moves since the start, modulo 4): both sides follow the cycle for ever.
-fn cycler(dir: &Path) -> EngineSpec {
+fn cycler(dir: &Path, cycle: &[&str; 4]) -> EngineSpec {
     let path = dir.join("cycler.sh");
     let script = format!(
         "#!/bin/bash\ncycle=({})\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name cycler'; echo uciok;;\n    isready) echo readyok;;\n    position*) n=0; seen=0; for w in $line; do [ $seen = 1 ] && n=$((n+1)); [ \"$w\" = moves ] && seen=1; done;;\n    go*) echo \"bestmove ${{cycle[$((n % 4))]}}\";;\n    quit) exit 0;;\n  esac\ndone\n",
-        CYCLE.join(" ")
+        cycle.join(" ")
     );
     std::fs::write(&path, script).expect("script written");
     EngineSpec {
@@ -95,20 +95,25 @@ fn the_tables_rule_the_perpetual_checker_lost() {
     );
 }
 
-#[test]
-fn the_match_runner_rules_the_perpetual_check_as_the_tables_do() {
-    let dir = temp_dir("rules-play-match");
-    let engine = cycler(dir.path());
-    let cfg = MatchConfig {
+/// A match of two games from `fen` between engines that play `cycle` round and round.
+fn cycle_match(dir: &Path, fen: &str, cycle: &[&str; 4]) -> MatchConfig {
+    let engine = cycler(dir, cycle);
+    MatchConfig {
         engines: [engine.clone(), engine],
         tc: TimeControl::Nodes(100),
         games: 2,
-        openings: Openings::Fens(vec![START.into()]),
+        openings: Openings::Fens(vec![fen.into()]),
         concurrency: 1,
         seed: 1,
         tables: None,
         max_plies: 200,
-    };
+    }
+}
+
+#[test]
+fn the_match_runner_rules_the_perpetual_check_as_the_tables_do() {
+    let dir = temp_dir("rules-play-match");
+    let cfg = cycle_match(dir.path(), START, &CYCLE);
     let games = run_match(&cfg, |_, _| {}).expect("match");
     assert_eq!(games.len(), 2);
     for g in &games {
@@ -116,7 +121,11 @@ fn the_match_runner_rules_the_perpetual_check_as_the_tables_do() {
         assert_eq!(g.termination, "perpetual check", "{:?}", g.moves);
         assert_eq!(g.result, Some(GameResult::RedWins));
         assert_eq!(g.moves.len(), 9);
-        assert!(g.moves.iter().zip(cycle().iter().cycle()).all(|(a, b)| a == b));
+        assert!(g
+            .moves
+            .iter()
+            .zip(cycle().iter().cycle())
+            .all(|(a, b)| a == b));
     }
     // with the tables to adjudicate, the game ends at once with the same result
     let tb_dir = dir.path().join("tables");
@@ -129,6 +138,20 @@ fn the_match_runner_rules_the_perpetual_check_as_the_tables_do() {
         assert_eq!(g.termination, "tablebase");
         assert_eq!(g.result, Some(GameResult::RedWins));
         assert!(g.moves.is_empty());
+    }
+}
+
+/// Both sides check with every move (KCNKCN, see `mutual_perpetual_check_is_a_draw` in
+/// tests/rules_named.rs): the runner draws the game by repetition.
+#[test]
+fn the_match_runner_draws_a_mutual_perpetual_check() {
+    let dir = temp_dir("rules-play-mutual");
+    let fen = "9/9/3k5/9/9/2n6/9/c1N1K4/9/3C5 w - - 0 1";
+    let cfg = cycle_match(dir.path(), fen, &["c2d4", "c4d2", "d4c2", "d2c4"]);
+    for g in run_match(&cfg, |_, _| {}).expect("match") {
+        assert_eq!(g.termination, "repetition", "{:?}", g.moves);
+        assert_eq!(g.result, Some(GameResult::Draw));
+        assert_eq!(g.moves.len(), 9);
     }
 }
 

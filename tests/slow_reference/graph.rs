@@ -266,8 +266,7 @@ pub fn levels(g: &Graph, allowed: &dyn Fn(usize, u32) -> bool) -> Vec<Option<(Re
     // captures decided at distance d act at level d + 1
     let mut trig: Vec<Vec<u32>> = Vec::new();
     let mut frontier = Vec::new();
-    for i in 0..n {
-        let e = g.ext[i];
+    for (i, (e, v)) in g.ext.iter().zip(val.iter_mut()).enumerate() {
         for d in [e.loss, e.win].into_iter().flatten() {
             if trig.len() <= d as usize {
                 trig.resize(d as usize + 1, Vec::new());
@@ -275,7 +274,7 @@ pub fn levels(g: &Graph, allowed: &dyn Fn(usize, u32) -> bool) -> Vec<Option<(Re
             trig[d as usize].push(i as u32);
         }
         if e.count == 0 && !g.kids(i).iter().any(|&j| allowed(i, j)) {
-            val[i] = Some((Res::Loss, 0));
+            *v = Some((Res::Loss, 0));
             frontier.push(i as u32);
         }
     }
