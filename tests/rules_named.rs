@@ -300,11 +300,13 @@ fn pawns_and_kings_never_chase() {
 }
 
 /// No table up to three pieces besides the kings has a mutual perpetual check: a cycle of
-/// checks needs each side to escape check with a move that gives check, and a search of
-/// every position of the two-sided endings with one or two attackers a side (KRKR, KCKC,
-/// KRKC, KNKN, KRKN, KCKN, the endings with one advisor, KRNKR, KRCKR, KCNKC and others)
-/// found no such cycle; it takes two attackers on each side. So the rule is shown on a
-/// position of KCNKCN found by that search, with the cycle judge:
+/// checks needs each side to escape check with a move that gives check. Searched: every
+/// position of KRKR, KCKC, KRKC, KNKN, KRKN, KCKN (cycles up to 8 plies), of the two-sided
+/// endings with one advisor and of KRNKR (4 plies), 20 million random positions each of
+/// KRCKR, KRCKC, KCNKC, KCCKC, KCNKN, KRCKN, KCCKR, KRNKC, KRNKN (4 plies), and the drawn
+/// positions in check of KRNKR, KRKNP, KRKNN (any length): no such cycle. With two
+/// attackers a side (KRCKRC, KCNKCN) there are, so the rule is shown on a position of
+/// KCNKCN found by that search, with the cycle judge:
 /// `9/9/3k5/9/9/2n6/9/c1N1K4/9/3C5 w`. Red is in check from the cannon on a2 (screen: the
 /// horse on c2). Nc2-d4 breaks that screen and becomes the screen of the red cannon on d0
 /// against the king on d7: check. Nc4-d2 puts a second piece on the d-file (no more check)
