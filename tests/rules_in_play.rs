@@ -57,6 +57,7 @@ fn cycler(dir: &Path, cycle: &[&str; 4]) -> EngineSpec {
         cmd: "bash".into(),
         args: vec![path.display().to_string()],
         options: Vec::new(),
+        protocol: None,
     }
 }
 
@@ -107,6 +108,7 @@ fn cycle_match(dir: &Path, fen: &str, cycle: &[&str; 4]) -> MatchConfig {
         seed: 1,
         tables: None,
         max_plies: 200,
+        natural_limit: xqdb::arena::NATURAL_LIMIT,
     }
 }
 

@@ -32,7 +32,7 @@ fn tables(material: &str, rules: RuleSet) -> Tables {
             let dir = temp_dir("rules-named");
             let opts = GenOptions {
                 rules,
-                progress: false,
+                ..GenOptions::default()
             };
             let m = material.parse().expect("material name");
             generate_set(&[m], dir.path(), opts, Existing::Keep, |_| {}).expect("generation");
