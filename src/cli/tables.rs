@@ -12,7 +12,7 @@ use xqdb::index::Material;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
-use xqdb::tablebase::verify::verify_files;
+use xqdb::tablebase::verify::verify_files_reporting;
 
 /// The table folder and the worker threads (arguments of every table command).
 #[derive(clap::Args)]
@@ -185,16 +185,11 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
     let materials = parse_materials(&a.materials)?;
     let dir = a.common.dir();
     let mut bad = 0u64;
-    for (k, m) in materials.iter().enumerate() {
+    let bars = ui.phase_bars();
+    for m in &materials {
         let start = Instant::now();
         let name = m.normalized().0;
-        let pb = ui.spinner(&format!(
-            "verifying {name} ({} of {})",
-            k + 1,
-            materials.len()
-        ));
-        let rep = verify_files(&dir, m);
-        pb.finish_and_clear();
+        let rep = verify_files_reporting(&dir, m, &bars);
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
             println!(

@@ -5,7 +5,6 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::time::Duration;
 use xqdb::progress::Progress;
 
 /// Output settings of one command.
@@ -72,20 +71,6 @@ impl Ui {
     /// Bars for reading game records, a step per byte (hidden unless bars are drawn).
     pub fn reading_bars(&self) -> PhaseBars {
         self.phases("{msg:<12} [{bar:40}] {bytes}/{total_bytes} {elapsed} (eta {eta})")
-    }
-
-    /// A spinner for work of unknown length (the message says what is being done).
-    pub fn spinner(&self, what: &str) -> ProgressBar {
-        if !self.bars {
-            return ProgressBar::hidden();
-        }
-        let pb = ProgressBar::new_spinner();
-        pb.set_style(
-            ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
-        );
-        pb.set_message(what.to_string());
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
     }
 }
 

@@ -80,6 +80,16 @@ impl VerifyReport {
 /// Read the table of `m` and every table one capture away from `dir` (every block of their
 /// files is checked on the way) and re-derive every value of the table.
 pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
+    verify_files_reporting(dir, m, &crate::progress::Silent)
+}
+
+/// [`verify_files`], reporting the re-derivation as a phase of `progress` (one step per
+/// block of 4,096 indices).
+pub fn verify_files_reporting(
+    dir: &Path,
+    m: &Material,
+    progress: &dyn crate::progress::Progress,
+) -> Result<VerifyReport, TbError> {
     let (name, _) = table_material(*m);
     let table = Arc::new(load_table(dir, &name, true)?);
     let mut set = TableSet::new();
@@ -103,7 +113,7 @@ pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
         }
     }
     set.insert(table.clone());
-    Ok(verify_table(&table, &set))
+    Ok(verify_table_reporting(&table, &set, progress))
 }
 
 /// The verdict stored for index `i`, side `s`.
@@ -227,11 +237,27 @@ fn check_position(
 
 /// Re-derive every value of `table`; `tables` must hold it and every table one capture away.
 pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
+    verify_table_reporting(table, tables, &crate::progress::Silent)
+}
+
+/// [`verify_table`], reporting its progress (one step per block of 4,096 indices).
+pub fn verify_table_reporting(
+    table: &Table,
+    tables: &TableSet,
+    progress: &dyn crate::progress::Progress,
+) -> VerifyReport {
     let n = table.index.size();
     const CHUNK: u64 = 4096;
+    let phase = crate::progress::Phase::begin(
+        progress,
+        &table.material.to_string(),
+        "re-deriving values",
+        n.div_ceil(CHUNK),
+    );
     let parts: Vec<VerifyReport> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
+            phase.inc(1);
             let mut rep = VerifyReport::default();
             let mut pieces = PieceList::new();
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
