@@ -338,8 +338,7 @@ pub fn generate_set(
         report(&s);
         out.push(s);
         if needed_by_later(i, m) {
-            let mut table = table;
-            table.verdicts = None;
+            // its verdicts were dropped by the write: a sub-table is read for values only
             set.insert(Arc::new(table));
         }
     }

@@ -80,14 +80,7 @@ impl Gen<'_> {
                         }
                         if cf & ZW == 0 {
                             way_out = true;
-                            if pass == Pass::Three
-                                && !other
-                                && cf & ZL != 0
-                                && cf & CW == 0
-                                && is_escape(&x.pos, m)
-                            {
-                                other = true;
-                            }
+                            other = other || chasing_escape(&x.pos, m, cf, pass);
                         } else {
                             chasing.push(m);
                         }
@@ -262,14 +255,7 @@ impl Gen<'_> {
                                 if !mutual {
                                     break;
                                 }
-                                if pass == Pass::Three
-                                    && !other
-                                    && zf & ZL != 0
-                                    && zf & CW == 0
-                                    && is_escape(&y.pos, m2)
-                                {
-                                    other = true;
-                                }
+                                other = other || chasing_escape(&y.pos, m2, zf, pass);
                             } else {
                                 chasing.push(m2);
                             }
@@ -328,6 +314,13 @@ impl Gen<'_> {
         }
         f & !ZW
     }
+}
+
+/// In [`Pass::Three`]: the move `m` is an escape into a position (flags `cf`) whose side is
+/// itself a chaser and not checked: the mover has a chasing escape of its own, so a mutual
+/// chase is undone.
+fn chasing_escape(pos: &Position, m: Move, cf: u8, pass: Pass) -> bool {
+    pass == Pass::Three && cf & ZL != 0 && cf & CW == 0 && is_escape(pos, m)
 }
 
 /// The move escapes a chase attack.
