@@ -12,6 +12,7 @@ use xqdb::index::Material;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
+use xqdb::tablebase::sets::NamedSet;
 use xqdb::tablebase::verify::verify_files_reporting;
 
 /// The table folder and the worker threads (arguments of every table command).
@@ -54,6 +55,9 @@ pub struct GenArgs {
     /// The default set: every material with at most two pieces besides the kings.
     #[arg(long)]
     default: bool,
+    /// A named set: default, one-sided or one-each (`xqdb sets` lists them).
+    #[arg(long, value_name = "NAME")]
+    set: Option<NamedSet>,
     /// Repetition rules: check-chase (perpetual check and chase lose, the default) or
     /// none (every cycle is a draw, for comparison).
     #[arg(long, value_enum, default_value_t = RuleSet::CheckChase)]
@@ -72,12 +76,16 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
     if a.default {
         targets.extend(Material::all_up_to(2));
     }
+    if let Some(set) = a.set {
+        targets.extend(set.targets());
+    }
     if let Some(n) = a.max_pieces {
         targets.extend(Material::all_up_to(n));
     }
     if targets.is_empty() {
         return Err(
-            "nothing to generate: name materials, or use --default or --max-pieces N".into(),
+            "nothing to generate: name materials, or use --set NAME, --default or --max-pieces N"
+                .into(),
         );
     }
     let existing = if a.replace {

@@ -4,6 +4,7 @@ pub mod file;
 pub mod generate;
 pub mod pipeline;
 pub mod probe;
+pub mod sets;
 pub mod table;
 pub mod values;
 pub mod verify;
