@@ -421,6 +421,13 @@ impl Gen<'_> {
                 Scope::All
             };
             let changes = self.sweep(lose, pass, scope);
+            if std::env::var_os("XQDB_PHASES").is_some() {
+                eprintln!(
+                    "    full sweep {} {pass:?} tracked {track}: {changes} changes, CPU {:.2} s",
+                    if lose { "lose" } else { "win" },
+                    super::cpu_seconds()
+                );
+            }
             track |= changes < few;
             quiet = if changes == 0 { quiet + 1 } else { 0 };
             lose = !lose;
@@ -432,7 +439,14 @@ impl Gen<'_> {
     fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
         let mut lose = true;
         while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
-            self.sweep(lose, pass, Scope::Marked(dirty));
+            let c = self.sweep(lose, pass, Scope::Marked(dirty));
+            if std::env::var_os("XQDB_PHASES").is_some() {
+                eprintln!(
+                    "    marked sweep {} {pass:?}: {c} changes, CPU {:.2} s",
+                    if lose { "lose" } else { "win" },
+                    super::cpu_seconds()
+                );
+            }
             lose = !lose;
         }
     }
@@ -561,7 +575,11 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError>
     let t = std::time::Instant::now();
     g.mark();
     if std::env::var_os("XQDB_PHASES").is_some() {
-        eprintln!("  marks {:.2} s", t.elapsed().as_secs_f64());
+        eprintln!(
+            "  marks {:.2} s, CPU {:.2} s",
+            t.elapsed().as_secs_f64(),
+            super::cpu_seconds()
+        );
     }
     let mut done = [false; 2];
     let mut any = false;
@@ -576,8 +594,9 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError>
         g.clean_up(&dirty);
         if std::env::var_os("XQDB_PHASES").is_some() {
             eprintln!(
-                "  round {order}: clean-up {:.2} s",
-                t.elapsed().as_secs_f64()
+                "  round {order}: clean-up {:.2} s, CPU {:.2} s",
+                t.elapsed().as_secs_f64(),
+                super::cpu_seconds()
             );
         }
         g.check_fault()?;
@@ -585,12 +604,22 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError>
             if done[root.index()] {
                 continue;
             }
-            if g.rule(order, !root) == 0 {
+            let ruled = g.rule(order, !root);
+            if std::env::var_os("XQDB_PHASES").is_some() {
+                eprintln!("  round {order}: {ruled} positions of {} ruled", !root);
+            }
+            if ruled == 0 {
                 done[root.index()] = true;
                 continue;
             }
             any = true;
             g.propagate(order, !root)?;
+        }
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!(
+                "  round {order}: rulings and propagation, CPU {:.2} s",
+                super::cpu_seconds()
+            );
         }
         pb.inc(1);
         if done[0] && done[1] {

@@ -23,26 +23,42 @@ use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use rayon::prelude::*;
 
+/// The counter of a won position in step 4 (see [`Gen::dtm_init_chunk`]).
+const WIN_COUNTER: u8 = 0xFE;
+
 impl Gen<'_> {
     /// Counters of the restricted game for the indices `start..end`.
     fn dtm_init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
         for i in start..end {
-            let decided = Color::ALL.iter().any(|&s| {
-                let c = self.val[s.index()].get(i) & 0x7F;
-                code::is_loss(c) || code::is_win(c)
-            });
-            if !decided || !self.index.unrank_into(i as u64, &mut pieces) {
-                for s in Color::ALL {
-                    self.aux[s.index()].set(i, 0xFF);
+            // wins and undecided positions first: they need no successors
+            let mut losses = false;
+            for side in Color::ALL {
+                let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+                let c = val.get(i) & 0x7F;
+                if code::is_win(c) {
+                    // A win is decided by its first lost successor: it needs no count of its
+                    // successors. The counter starts above the most successors a position has
+                    // (127), so its other successors can never bring it to a decision.
+                    aux.set(i, WIN_COUNTER);
+                    val.set(i, c | code::OPEN);
+                } else if code::is_loss(c) {
+                    losses = true;
+                } else {
+                    aux.set(i, 0xFF);
                 }
+            }
+            if !losses {
+                continue;
+            }
+            if !self.index.unrank_into(i as u64, &mut pieces) {
+                self.fail(format!("index {i} decided but undecodable"));
                 continue;
             }
             for side in Color::ALL {
                 let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
-                let c = val.get(i) & 0x7F;
-                if !(code::is_loss(c) || code::is_win(c)) {
-                    aux.set(i, 0xFF);
+                let c = val.get(i);
+                if c & code::OPEN != 0 || !code::is_loss(c) {
                     continue;
                 }
                 let Ok(pos) = Position::from_pieces(&pieces, side) else {
@@ -64,9 +80,6 @@ impl Gen<'_> {
                 });
                 if n == 0 {
                     // mated, or ruled with nothing but violating moves
-                    if !code::is_loss(c) {
-                        self.fail(format!("{}: won, yet without a move", pos.to_fen()));
-                    }
                     aux.set(i, 0);
                 } else {
                     aux.set(i, n as u8);
@@ -88,6 +101,9 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<(), TbError> {
     });
     g.check_fault()?;
     pb.end();
+    if std::env::var_os("XQDB_PHASES").is_some() {
+        eprintln!("  counters, CPU {:.2} s", super::cpu_seconds());
+    }
     let pb = Phase::begin(progress, &job, "distance to mate", 0);
     g.levels(Mode::Dtm, &pb)?;
     pb.end();
