@@ -1,0 +1,137 @@
+"""The driver on a LocalCluster of 2 worker processes (run by tests/dask.rs in `cargo test`,
+or by hand: XQDB=target/release/xqdb XQDB_DASK_WORK=/tmp/w PYTHONPATH=contrib/dask python
+contrib/dask/tests/test_local.py).
+
+1. The `default` set built by the cluster is byte-identical to `xqdb gen --default`.
+2. Built again into an empty folder while one worker process is killed (SIGKILL) as it runs
+   a table, the set still completes with every table verified (`xqdb verify` in each task)
+   and byte-identical again; the killed table ran again on the other worker, and the killed
+   worker's xqdb process did not outlive it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+from distributed import Client
+
+from xqdb_dask.cli import local_cluster
+from xqdb_dask.driver import build, load_plan
+
+XQDB = os.environ["XQDB"]
+WORK = Path(os.environ["XQDB_DASK_WORK"])
+
+
+def log(s: str) -> None:
+    print(s, flush=True)
+
+
+def same_files(a: Path, b: Path) -> None:
+    names_a = sorted(p.name for p in a.iterdir())
+    names_b = sorted(p.name for p in b.iterdir())
+    assert names_a == names_b, f"{a} has {names_a}, {b} has {names_b}"
+    for n in names_a:
+        assert (a / n).read_bytes() == (b / n).read_bytes(), f"{n} differs between {a} and {b}"
+
+
+class Killer(threading.Thread):
+    """Once `after` tables are in `folder`, SIGKILL the first worker process seen running an
+    `xqdb gen` child, and remember which."""
+
+    def __init__(self, worker_pids: dict, folder: Path, after: int):
+        super().__init__(daemon=True)
+        self.worker_pids = worker_pids
+        self.folder = folder
+        self.after = after
+        self.stop = threading.Event()
+        self.killed = None  # (worker address, worker pid, xqdb pid, xqdb command line)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            if len(list(self.folder.glob("*.xqd"))) >= self.after:
+                for addr, pid in self.worker_pids.items():
+                    try:
+                        kids = psutil.Process(pid).children()
+                        gens = [k for k in kids if "gen" in k.cmdline()]
+                    except psutil.Error:
+                        continue
+                    if gens:
+                        os.kill(pid, signal.SIGKILL)
+                        self.killed = (addr, pid, gens[0].pid, gens[0].cmdline())
+                        return
+            time.sleep(0.002)
+
+
+def main() -> int:
+    start = time.monotonic()
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    WORK.mkdir(parents=True)
+    ref = WORK / "reference"
+    t0 = time.monotonic()
+    subprocess.run([XQDB, "gen", "--default", "--tables", str(ref), "-q"], check=True)
+    local_seconds = time.monotonic() - t0
+    plan = load_plan(XQDB, ["--set", "default"])
+    assert len(plan["tables"]) == 49, len(plan["tables"])
+
+    cluster = local_cluster(2, memory=2**30, threads=1, dashboard=":0")
+    client = Client(cluster)
+    try:
+        # 1. a plain run (generation only: verification is the second run's)
+        out1 = WORK / "run1"
+        s1 = build(client, plan, xqdb=XQDB, tables=str(out1), threads=1, verify=False, log=log)
+        assert s1.ok, s1.text()
+        assert len({r["pid"] for r in s1.done}) == 2, "both workers took tables"
+        same_files(ref, out1)
+        log(f"run 1: byte-identical to `xqdb gen --default` ({local_seconds:.1f} s locally)")
+
+        # 2. one worker killed while it runs a table
+        out2 = WORK / "run2"
+        out2.mkdir()
+        pids = client.run(os.getpid)
+        killer = Killer(pids, out2, after=20)
+        killer.start()
+        s2 = build(client, plan, xqdb=XQDB, tables=str(out2), threads=1, log=log)
+        killer.stop.set()
+        killer.join()
+        assert killer.killed is not None, "no worker was caught running a table"
+        addr, wpid, gpid, cmd = killer.killed
+        material = cmd[cmd.index("--no-deps") + 1]
+        log(f"run 2: killed worker {addr} (pid {wpid}) while it ran {' '.join(cmd[1:4])}")
+        assert s2.ok, s2.text()
+        assert all(r["verify_seconds"] is not None for r in s2.done), "every table verified"
+        redone = [r for r in s2.done if r["material"] == material]
+        assert len(redone) == 1 and redone[0]["pid"] != wpid, redone
+        assert redone[0]["verify_seconds"] is not None
+        # the killed worker's xqdb died with it (PR_SET_PDEATHSIG)
+        for _ in range(500):
+            try:
+                if psutil.Process(gpid).status() == psutil.STATUS_ZOMBIE:
+                    break
+            except psutil.NoSuchProcess:
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError(f"xqdb pid {gpid} outlived its killed worker")
+        same_files(ref, out2)
+        log(
+            f"run 2: {material} ran again on pid {redone[0]['pid']}; every table verified "
+            "(xqdb verify in its task), the set byte-identical"
+        )
+    finally:
+        client.close()
+        cluster.close()
+    log(f"dask test: {time.monotonic() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
