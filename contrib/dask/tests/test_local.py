@@ -2,6 +2,7 @@
 or by hand: XQDB=target/release/xqdb XQDB_DASK_WORK=/tmp/w PYTHONPATH=contrib/dask python
 contrib/dask/tests/test_local.py).
 
+0. `--slurm ... --print-job-script` writes the job script; the dashboard is served.
 1. The `default` set built by the cluster is byte-identical to `xqdb gen --default`.
 2. Built again into an empty folder while one worker process is killed (SIGKILL) as it runs
    a table, the set still completes with every table verified (`xqdb verify` in each task)
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import psutil
@@ -59,13 +61,14 @@ class Killer(threading.Thread):
             if len(list(self.folder.glob("*.xqd"))) >= self.after:
                 for addr, pid in self.worker_pids.items():
                     try:
-                        kids = psutil.Process(pid).children()
-                        gens = [k for k in kids if "gen" in k.cmdline()]
+                        kids = [(k.pid, k.cmdline()) for k in psutil.Process(pid).children()]
                     except psutil.Error:
                         continue
+                    gens = [(k, cmd) for k, cmd in kids if "gen" in cmd]
                     if gens:
+                        # what it runs is read before the kill: the child dies with it
                         os.kill(pid, signal.SIGKILL)
-                        self.killed = (addr, pid, gens[0].pid, gens[0].cmdline())
+                        self.killed = (addr, pid, gens[0][0], gens[0][1])
                         return
             time.sleep(0.002)
 
@@ -82,9 +85,26 @@ def main() -> int:
     plan = load_plan(XQDB, ["--set", "default"])
     assert len(plan["tables"]) == 49, len(plan["tables"])
 
+    # the Slurm job a --slurm run would submit (no Slurm needed to write it)
+    script = subprocess.run(
+        [sys.executable, "-m", "xqdb_dask", "--slurm", "2", "--memory", "4GiB", "--cores", "2",
+         "--queue", "bigmem", "--slurm-env", "source /x/venv/bin/activate",
+         "--print-job-script", "--set", "default", "--tables", str(WORK / "slurm"),
+         "--xqdb", XQDB],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    for want in ["#SBATCH -p bigmem", "#SBATCH --cpus-per-task=2", "#SBATCH --mem=4G",
+                 "source /x/venv/bin/activate", "--resources MEMORY=4294967296,CPU=2"]:
+        assert want in script, f"{want!r} not in the job script:\n{script}"
+    log("the Slurm job script asks for the cores and memory and advertises them")
+
     cluster = local_cluster(2, memory=2**30, threads=1, dashboard=":0")
     client = Client(cluster)
     try:
+        # the dashboard the driver points to is served
+        with urllib.request.urlopen(client.dashboard_link, timeout=30) as r:
+            assert r.status == 200, client.dashboard_link
+
         # 1. a plain run (generation only: verification is the second run's)
         out1 = WORK / "run1"
         s1 = build(client, plan, xqdb=XQDB, tables=str(out1), threads=1, verify=False, log=log)

@@ -107,8 +107,9 @@ def slurm_cluster(a: argparse.Namespace, memory: int):
         walltime=a.walltime,
         job_extra_directives=a.slurm_directive,
         job_script_prologue=a.slurm_env,
-        worker_extra_args=["--resources", f"{MEMORY}={memory} {CPU}={a.cores}"],
-        dashboard_address=a.dashboard,
+        # comma-separated: the job script does not quote arguments
+        worker_extra_args=["--resources", f"{MEMORY}={memory},{CPU}={a.cores}"],
+        scheduler_options={"dashboard_address": a.dashboard},
     )
 
 
