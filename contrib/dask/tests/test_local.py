@@ -8,6 +8,8 @@ contrib/dask/tests/test_local.py).
    a table, the set still completes with every table verified (`xqdb verify` in each task)
    and byte-identical again; the killed table ran again on the other worker, and the killed
    worker's xqdb process did not outlive it.
+3. A table that cannot be built (its sub-table missing) fails after its retry with xqdb's
+   error, and so does the table that needs it.
 """
 
 from __future__ import annotations
@@ -146,6 +148,21 @@ def main() -> int:
             f"run 2: {material} ran again on pid {redone[0]['pid']}; every table verified "
             "(xqdb verify in its task), the set byte-identical"
         )
+
+        # 3. a table that cannot be built fails after its retries, with xqdb's error, and
+        #    the table that needs it is not attempted; the summary says so
+        bad = {
+            "rules": plan["rules"],
+            "totals": {"positions": 0},
+            "tables": [
+                dict(next(t for t in plan["tables"] if t["material"] == "KRK"), deps=[]),
+                next(t for t in plan["tables"] if t["material"] == "KRKR"),
+            ],
+        }
+        s3 = build(client, bad, xqdb=XQDB, tables=str(WORK / "run3"), threads=1, retries=1, log=log)
+        assert not s3.ok and set(s3.failed) == {"KRK", "KRKR"}, s3.text()
+        assert "sub-table(s) missing" in s3.failed["KRK"] and "KK" in s3.failed["KRK"], s3.text()
+        log("run 3: a table whose sub-table is missing fails with xqdb's error")
     finally:
         client.close()
         cluster.close()
