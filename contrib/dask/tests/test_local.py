@@ -38,9 +38,18 @@ def log(s: str) -> None:
     print(s, flush=True)
 
 
+def tables_in(folder: Path) -> list[str]:
+    """The table files of a folder, without the temporary files of a write that was killed
+    before its rename (`gen` writes each file under a temporary name, then renames it)."""
+    leftovers = sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+    if leftovers:
+        log(f"{folder}: temporary files of a killed write left behind: {' '.join(leftovers)}")
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".tmp"))
+
+
 def same_files(a: Path, b: Path) -> None:
-    names_a = sorted(p.name for p in a.iterdir())
-    names_b = sorted(p.name for p in b.iterdir())
+    names_a = tables_in(a)
+    names_b = tables_in(b)
     assert names_a == names_b, f"{a} has {names_a}, {b} has {names_b}"
     for n in names_a:
         assert (a / n).read_bytes() == (b / n).read_bytes(), f"{n} differs between {a} and {b}"
