@@ -37,6 +37,10 @@ enum Command {
     Count(cli::tables::CountArgs),
     /// Generate tablebases (WDL and DTM) with every table they depend on.
     Gen(cli::tables::GenArgs),
+    /// The tables a set needs, as a graph by captures, with estimated memory, time and disk.
+    Plan(cli::plan::PlanArgs),
+    /// The named sets of tables with their sizes and estimated costs.
+    Sets(cli::plan::SetsArgs),
     /// Re-derive every value of tables from their successors and check their files.
     Verify(cli::tables::VerifyArgs),
     /// Probe the tablebases: the verdict of a position and of every legal move.
@@ -75,6 +79,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Perft(a) => cli::board::perft(a),
         Command::Count(a) => cli::tables::count(a, &ui),
         Command::Gen(a) => cli::tables::gen(a, &ui),
+        Command::Plan(a) => cli::plan::plan(a),
+        Command::Sets(a) => cli::plan::sets(a),
         Command::Verify(a) => cli::tables::verify(a, &ui),
         Command::Probe(a) => cli::probe::probe(a, &ui),
         Command::Info(a) => cli::tables::info(a),

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod board;
 pub mod book;
 pub mod engine;
+pub mod plan;
 pub mod probe;
 pub mod records;
 pub mod serve;

@@ -11,7 +11,9 @@ use xqdb::index::count::{
 use xqdb::index::Material;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
-use xqdb::tablebase::pipeline::{generate_set, load_table, peak_rss, Existing, GenSummary};
+use xqdb::tablebase::pipeline::{
+    closure, generate_in_order, load_table, peak_rss, Existing, GenSummary,
+};
 use xqdb::tablebase::sets::NamedSet;
 use xqdb::tablebase::verify::verify_files_reporting;
 
@@ -65,6 +67,10 @@ pub struct GenArgs {
     /// Regenerate tables found in the folder under another rule set (else an error).
     #[arg(long)]
     replace: bool,
+    /// Build only the tables named (materials, or a set's targets), not the sub-tables they
+    /// need: those must be in the folder (an error lists the missing ones).
+    #[arg(long)]
+    no_deps: bool,
     #[command(flatten)]
     common: TableArgs,
 }
@@ -93,12 +99,56 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
     } else {
         Existing::Keep
     };
+    if a.no_deps {
+        return gen_no_deps(&targets, &a.common.dir(), a.rules, existing, ui);
+    }
     gen_tables(&targets, &a.common.dir(), a.rules, existing, ui)
+}
+
+/// `gen --no-deps`: the tables named, smallest first, once their sub-tables are all there.
+fn gen_no_deps(
+    targets: &[Material],
+    dir: &std::path::Path,
+    rules: RuleSet,
+    existing: Existing,
+    ui: &Ui,
+) -> Result<(), String> {
+    use xqdb::tablebase::plan::{missing_subtables, named_in_order};
+    let missing = missing_subtables(dir, targets, rules);
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|(m, _)| m.to_string()).collect();
+        let mut msg = format!(
+            "--no-deps: {} sub-table(s) missing in {}: {}",
+            missing.len(),
+            dir.display(),
+            names.join(" ")
+        );
+        for (m, why) in &missing {
+            msg.push_str(&format!("\n  {m}: {why}"));
+        }
+        msg.push_str(&format!(
+            "\ngenerate them first (`xqdb gen {}`), or drop --no-deps",
+            names.join(" ")
+        ));
+        return Err(msg);
+    }
+    gen_order(&named_in_order(targets), dir, rules, existing, ui)
 }
 
 /// Generate `targets` and what they need into `dir`: a line per table, then a total.
 pub fn gen_tables(
     targets: &[Material],
+    dir: &std::path::Path,
+    rules: RuleSet,
+    existing: Existing,
+    ui: &Ui,
+) -> Result<(), String> {
+    gen_order(&closure(targets), dir, rules, existing, ui)
+}
+
+/// Generate exactly the tables of `order` (smallest first) into `dir`.
+fn gen_order(
+    order: &[Material],
     dir: &std::path::Path,
     rules: RuleSet,
     existing: Existing,
@@ -113,7 +163,7 @@ pub fn gen_tables(
         rules,
         progress: &bars,
     };
-    generate_set(targets, dir, opts, existing, |s| {
+    generate_in_order(order, dir, opts, existing, |s| {
         if s.skipped {
             present += 1;
             if !ui.quiet {

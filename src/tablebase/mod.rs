@@ -3,6 +3,7 @@
 pub mod file;
 pub mod generate;
 pub mod pipeline;
+pub mod plan;
 pub mod probe;
 pub mod sets;
 pub mod table;

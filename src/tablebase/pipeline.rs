@@ -260,9 +260,21 @@ pub fn generate_set(
     dir: &Path,
     opts: GenOptions<'_>,
     existing: Existing,
+    report: impl FnMut(&GenSummary),
+) -> Result<Vec<GenSummary>, TbError> {
+    generate_in_order(&closure(targets), dir, opts, existing, report)
+}
+
+/// Generate exactly the tables of `order` (table names, smallest first) into `dir`, as
+/// [`generate_set`] does; the sub-tables of each must be in `dir` or earlier in `order`
+/// (`gen --no-deps` checks this first: [`super::plan::missing_subtables`]).
+pub fn generate_in_order(
+    order: &[Material],
+    dir: &Path,
+    opts: GenOptions<'_>,
+    existing: Existing,
     mut report: impl FnMut(&GenSummary),
 ) -> Result<Vec<GenSummary>, TbError> {
-    let order = closure(targets);
     let mut set = TableSet::new();
     let mut out = Vec::new();
     let needed_by_later = |i: usize, m: &Material| -> bool {

@@ -1,0 +1,482 @@
+//! The generation plan: the tables a set needs as a graph by captures, each with its direct
+//! sub-tables, its positions and the peak memory, time and disk it is expected to take on
+//! this machine ([`Params::MEASURED`]). `xqdb plan` prints it (`--json` for the Dask driver in
+//! `contrib/dask`), `xqdb sets` sums it per named set, and `gen --no-deps` checks a table's
+//! sub-tables with [`missing_subtables`] before building it alone.
+
+use super::file::{table_path, Metric, TableFile};
+use super::pipeline::closure;
+use super::sets::ATTACKERS;
+use super::table::table_material;
+use crate::board::rules::RuleSet;
+use crate::board::{Color, Role};
+use crate::index::{IndexError, Material, PlacementIndex};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// How the attackers (rook, horse, cannon, pawn: the pieces that can cross the river) are
+/// shared between the sides. Generation time and file size differ by an order of magnitude
+/// between the shapes at the same number of positions (see [`Params::MEASURED`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// Neither side has an attacker: every legal position is a draw.
+    NoAttacker,
+    /// One side has attackers, the other only advisors and elephants.
+    OneSided,
+    /// Both sides have attackers.
+    TwoSided,
+}
+
+impl Shape {
+    /// The shape of a material.
+    pub fn of(m: &Material) -> Shape {
+        let has = |c: Color| ATTACKERS.iter().any(|&r| m.count(c, r) > 0);
+        match (has(Color::Red), has(Color::Black)) {
+            (false, false) => Shape::NoAttacker,
+            (true, true) => Shape::TwoSided,
+            _ => Shape::OneSided,
+        }
+    }
+
+    /// The name used in `plan` output and its JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Shape::NoAttacker => "no-attacker",
+            Shape::OneSided => "one-sided",
+            Shape::TwoSided => "two-sided",
+        }
+    }
+
+    const fn slot(self) -> usize {
+        match self {
+            Shape::NoAttacker => 0,
+            Shape::OneSided => 1,
+            Shape::TwoSided => 2,
+        }
+    }
+}
+
+/// The constants of the cost model, measured on this machine. Every figure is per position
+/// (an index entry with a side to move: a table of index size n has 2n positions); the
+/// per-shape arrays are indexed no-attacker, one-sided, two-sided, the per-rule-set ones
+/// rule set 0 (`none`), rule set 1 (`check-chase`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Worker threads the times are for (the cores of this machine).
+    pub threads: u32,
+    /// How many of `threads` cores a `gen` or `verify` process keeps busy on average
+    /// (CPU seconds over wall seconds).
+    pub busy_cores: f64,
+    /// Peak resident memory of a `gen` process besides its tables (bytes).
+    pub base_bytes: f64,
+    /// Peak bytes per position of the table being generated, by rule set.
+    pub bytes_per_position: [f64; 2],
+    /// Bytes per position of each direct sub-table (held in memory while the table is built
+    /// or verified).
+    pub bytes_per_sub_position: f64,
+    /// Generation CPU seconds per position under rule set 1, by shape.
+    pub cpu_per_position: [f64; 3],
+    /// Generation time under rule set 0 as a fraction of rule set 1's, by shape.
+    pub rules_none_time_factor: [f64; 3],
+    /// Wall seconds of a `gen` or `verify` process besides its positions.
+    pub seconds_per_process: f64,
+    /// `verify` CPU seconds per position, by shape.
+    pub verify_cpu_per_position: [f64; 3],
+    /// Peak bytes per position of `verify`, by rule set and shape.
+    pub verify_bytes_per_position: [[f64; 3]; 2],
+    /// File bytes per position (WDL and DTM files together), by shape.
+    pub disk_bytes_per_position: [f64; 3],
+    /// File bytes per table besides its positions (the two headers and block offsets).
+    pub disk_bytes_per_table: f64,
+}
+
+impl Params {
+    /// Measured on this machine (2 cores, 24 GiB), release build, 2026-11-23, with
+    /// `/usr/bin/time xqdb gen --no-deps T --threads 2` and `xqdb verify T --threads 2` on
+    /// tables whose sub-tables were present. The machine was shared (load average 6 to 12
+    /// on 2 cores), so times are CPU seconds (user + sys), which contention changes little,
+    /// turned into wall time by [`Params::busy_cores`]. The measurements (positions; gen CPU
+    /// s, peak RSS; verify CPU s, peak RSS; file bytes):
+    ///
+    /// | table | shape | positions | gen CPU | gen peak | verify CPU | verify peak | files |
+    /// |---|---|---:|---:|---:|---:|---:|---:|
+    /// | KK | none | 90 | 0.00 | 5.8 MB | 0.00 | 5.9 MB | 364 |
+    /// | KAABBKAB | none | 0.39 M | 0.08 | 10.4 MB | 0.65 | 8.1 MB | 867 |
+    /// | KAABBKAABB | none | 1.99 M | 0.48 | 29.6 MB | 4.82 | 14.8 MB | 3,170 |
+    /// | KRKAB | one | 0.21 M | 0.14 | 8.9 MB | 0.51 | 6.9 MB | 21,679 |
+    /// | KRAKAB | one | 0.94 M | 0.76 | 23.7 MB | 2.33 | 10.1 MB | 112,330 |
+    /// | KRKAABB | one | 1.07 M | 1.00 | 27.3 MB | 2.95 | 11.1 MB | 190,930 |
+    /// | KNAKP | two | 1.64 M | 1.12 | 28.1 MB | 3.96 | 239 MB | 90,136 |
+    /// | KRKNA | two | 2.69 M | 3.73 | 33.0 MB | 6.48 | 89.8 MB | 576,157 |
+    /// | KRKNB | two | 4.18 M | 5.54 | 38.3 MB | 9.90 | 136 MB | 868,843 |
+    /// | KRNKR | two | 53.3 M | 112.8 | 128 MB | 155.0 | 1,922 MB | 10,416,392 |
+    /// | KRKNA, rule set 0 | two | 2.69 M | 2.28 | 32.8 MB | 6.53 | 18.3 MB | 578,211 |
+    /// | KRAKAB, rule set 0 | one | 0.94 M | 0.78 | 23.7 MB | 2.40 | 10.0 MB | 112,330 |
+    pub const MEASURED: Params = Params {
+        threads: 2,
+        // `gen --default` (49 small tables): 9.85 CPU s in 8.3 s wall at load average 6, so
+        // at least 1.2; KRNKAABB took 35 s on the idle machine (the scale issue) for about
+        // 83 CPU s at the one-sided rate below, 2.4. Between the two:
+        busy_cores: 1.6,
+        // Process, thread pool and compression buffers: KRNKR's 128 MB peak is 16 MiB,
+        // 2.06 bytes per position and its sub-tables' 1.9 M positions.
+        base_bytes: 16.0 * 1048576.0,
+        // Rule set 1: 2.24 at KRNKAABB's peak (the scale issue), 2.06 for KRNKR above;
+        // rule set 0: about 2.2 (the scale issue).
+        bytes_per_position: [2.2, 2.4],
+        // A sub-table is read into one byte per position (its two sides' values).
+        bytes_per_sub_position: 1.0,
+        // The largest of each shape above: KAABBKAABB 0.24 us, KRKAABB 0.94 us, KRNKR
+        // 2.1 us (two-sided tables grow dearer per position with size: 1.4 us at 3-4 M).
+        cpu_per_position: [0.24e-6, 0.94e-6, 2.1e-6],
+        // KRAKAB: the same under rule set 0; KRKNA: 0.61 of rule set 1's.
+        rules_none_time_factor: [1.0, 1.0, 0.61],
+        // `gen KK --no-deps`: 0.01 s (the index and a thread pool).
+        seconds_per_process: 0.01,
+        // verify: KAABBKAABB 2.4 us, KRKAABB 2.8 us, KRNKR 2.9 us.
+        verify_cpu_per_position: [2.4e-6, 2.8e-6, 2.9e-6],
+        // verify holds the table with its verdicts and the cycles it re-judges: two-sided
+        // tables under rule set 1 need 36 bytes per position (KRNKR 1.92 GB; small tables
+        // with many rulings more: KNAKP 146, KCKC 370); the others 5 to 10.
+        verify_bytes_per_position: [[7.0, 10.0, 7.0], [7.0, 10.0, 36.0]],
+        // KAABBKAABB 0.0014, KRKAABB 0.18, KRNKR 0.195.
+        disk_bytes_per_position: [0.0014, 0.18, 0.2],
+        // an empty table's two files: 185 + 182 bytes
+        disk_bytes_per_table: 370.0,
+    };
+}
+
+/// One table of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableCost {
+    /// The table (stronger side as Red).
+    pub material: Material,
+    /// How the attackers are shared.
+    pub shape: Shape,
+    /// Its direct sub-tables (one capture away), as table names, smallest first.
+    pub deps: Vec<Material>,
+    /// Positions (index size × 2 sides to move).
+    pub positions: u64,
+    /// Positions of the direct sub-tables together.
+    pub sub_positions: u64,
+    /// Estimated peak resident memory of `gen --no-deps` on it (bytes).
+    pub peak_bytes: u64,
+    /// Estimated wall seconds of `gen --no-deps` on it.
+    pub seconds: f64,
+    /// Estimated wall seconds of `verify` on it.
+    pub verify_seconds: f64,
+    /// Estimated peak resident memory of `verify` on it (bytes).
+    pub verify_peak_bytes: u64,
+    /// Estimated size of its files (bytes).
+    pub disk_bytes: u64,
+}
+
+/// The tables needed for some targets, smallest first (an order in which every table comes
+/// after its sub-tables), with their costs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The rule set the estimates are for.
+    pub rules: RuleSet,
+    /// The tables in generation order.
+    pub tables: Vec<TableCost>,
+}
+
+/// Totals of a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanTotals {
+    /// Number of tables.
+    pub tables: usize,
+    /// Positions of every table.
+    pub positions: u64,
+    /// Generation seconds, one table after another.
+    pub seconds: f64,
+    /// Verification seconds, one table after another.
+    pub verify_seconds: f64,
+    /// The largest peak memory of generating any one table (bytes).
+    pub peak_bytes: u64,
+    /// The table with the largest peak.
+    pub peak_table: Option<Material>,
+    /// The largest peak memory of verifying any one table (bytes).
+    pub verify_peak_bytes: u64,
+    /// Disk of every table's files (bytes).
+    pub disk_bytes: u64,
+}
+
+/// The direct sub-tables of a table: every table one capture away, as table names, without
+/// repeats, smallest first.
+pub fn direct_deps(m: &Material) -> Vec<Material> {
+    let mut out = BTreeSet::new();
+    for c in Color::ALL {
+        for r in Role::ALL {
+            if let Some(sub) = m.without(c, r) {
+                let t = table_material(sub).0;
+                out.insert((t.pieces_besides_kings(), t.to_string(), t));
+            }
+        }
+    }
+    out.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// The cost of one table under `rules` with the constants `p`.
+pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost, IndexError> {
+    let m = table_material(*m).0;
+    let positions = 2 * PlacementIndex::new(m)?.size();
+    let deps = direct_deps(&m);
+    let mut sub_positions = 0u64;
+    for d in &deps {
+        sub_positions += 2 * PlacementIndex::new(*d)?.size();
+    }
+    let shape = Shape::of(&m);
+    let (pos, sub) = (positions as f64, sub_positions as f64);
+    let r = rules.code() as usize;
+    let s = shape.slot();
+    let time_factor = match rules {
+        RuleSet::CyclesDraw => p.rules_none_time_factor[s],
+        RuleSet::CheckChase => 1.0,
+    };
+    let wall = |cpu: f64| p.seconds_per_process + cpu / p.busy_cores;
+    let subs = p.bytes_per_sub_position * sub;
+    Ok(TableCost {
+        material: m,
+        shape,
+        deps,
+        positions,
+        sub_positions,
+        peak_bytes: (p.base_bytes + p.bytes_per_position[r] * pos + subs) as u64,
+        seconds: wall(time_factor * p.cpu_per_position[s] * pos),
+        verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
+        verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,
+        disk_bytes: (p.disk_bytes_per_table + p.disk_bytes_per_position[s] * pos) as u64,
+    })
+}
+
+impl Plan {
+    /// The plan of `targets` and every table they reach by captures, with the measured
+    /// constants.
+    pub fn new(targets: &[Material], rules: RuleSet) -> Result<Plan, IndexError> {
+        Plan::with_params(targets, rules, &Params::MEASURED)
+    }
+
+    /// The plan with other constants.
+    pub fn with_params(
+        targets: &[Material],
+        rules: RuleSet,
+        p: &Params,
+    ) -> Result<Plan, IndexError> {
+        let tables = closure(targets)
+            .iter()
+            .map(|m| table_cost(m, rules, p))
+            .collect::<Result<_, _>>()?;
+        Ok(Plan { rules, tables })
+    }
+
+    /// The totals.
+    pub fn totals(&self) -> PlanTotals {
+        let peak = self.tables.iter().max_by_key(|t| t.peak_bytes);
+        PlanTotals {
+            tables: self.tables.len(),
+            positions: self.tables.iter().map(|t| t.positions).sum(),
+            seconds: self.tables.iter().map(|t| t.seconds).sum(),
+            verify_seconds: self.tables.iter().map(|t| t.verify_seconds).sum(),
+            peak_bytes: peak.map_or(0, |t| t.peak_bytes),
+            peak_table: peak.map(|t| t.material),
+            verify_peak_bytes: self
+                .tables
+                .iter()
+                .map(|t| t.verify_peak_bytes)
+                .max()
+                .unwrap_or(0),
+            disk_bytes: self.tables.iter().map(|t| t.disk_bytes).sum(),
+        }
+    }
+
+    /// The plan as JSON: `{"rules", "threads", "tables": [{"material", "shape", "deps",
+    /// "positions", "sub_positions", "peak_bytes", "seconds", "verify_seconds",
+    /// "verify_peak_bytes", "disk_bytes"}...],
+    /// "totals": {...}}`, tables in generation order (the Dask driver reads it).
+    pub fn to_json(&self) -> serde_json::Value {
+        let t = self.totals();
+        serde_json::json!({
+            "rules": self.rules.name(),
+            "rule_set": self.rules.code(),
+            "threads": Params::MEASURED.threads,
+            "tables": self.tables.iter().map(|c| serde_json::json!({
+                "material": c.material.to_string(),
+                "shape": c.shape.name(),
+                "deps": c.deps.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+                "positions": c.positions,
+                "sub_positions": c.sub_positions,
+                "peak_bytes": c.peak_bytes,
+                "seconds": c.seconds,
+                "verify_seconds": c.verify_seconds,
+                "verify_peak_bytes": c.verify_peak_bytes,
+                "disk_bytes": c.disk_bytes,
+            })).collect::<Vec<_>>(),
+            "totals": {
+                "tables": t.tables,
+                "positions": t.positions,
+                "seconds": t.seconds,
+                "verify_seconds": t.verify_seconds,
+                "peak_bytes": t.peak_bytes,
+                "peak_table": t.peak_table.map(|m| m.to_string()),
+                "verify_peak_bytes": t.verify_peak_bytes,
+                "disk_bytes": t.disk_bytes,
+            },
+        })
+    }
+}
+
+/// The direct sub-tables of `targets` that `gen --no-deps` would need and cannot use, each
+/// with the reason: no files, unreadable headers, or files of another rule set. Tables that
+/// are themselves among the targets do not count (they are built first, smallest first).
+pub fn missing_subtables(
+    dir: &Path,
+    targets: &[Material],
+    rules: RuleSet,
+) -> Vec<(Material, String)> {
+    let named: BTreeSet<Material> = targets.iter().map(|m| table_material(*m).0).collect();
+    let mut deps = BTreeSet::new();
+    for m in &named {
+        for d in direct_deps(m) {
+            if !named.contains(&d) {
+                deps.insert((d.pieces_besides_kings(), d.to_string(), d));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, _, d) in deps {
+        let mut why = None;
+        for metric in [Metric::Wdl, Metric::Dtm] {
+            let path = table_path(dir, &d, metric);
+            if !path.exists() {
+                why = Some(format!("no file {}", path.display()));
+                break;
+            }
+            match TableFile::open(&path, Some((d, metric))) {
+                Err(e) => {
+                    why = Some(e.to_string());
+                    break;
+                }
+                Ok(f) if f.header.rules != rules => {
+                    why = Some(format!(
+                        "{} follows rule set {}, not {rules}",
+                        path.display(),
+                        f.header.rules
+                    ));
+                    break;
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Some(w) = why {
+            out.push((d, w));
+        }
+    }
+    out
+}
+
+/// The tables `targets` name, as table names, smallest first (the order `gen --no-deps`
+/// builds them in).
+pub fn named_in_order(targets: &[Material]) -> Vec<Material> {
+    let set: BTreeSet<(u32, String, Material)> = targets
+        .iter()
+        .map(|m| {
+            let t = table_material(*m).0;
+            (t.pieces_besides_kings(), t.to_string(), t)
+        })
+        .collect();
+    set.into_iter().map(|(_, _, t)| t).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::sets::NamedSet;
+
+    fn m(s: &str) -> Material {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn shapes_and_deps() {
+        assert_eq!(Shape::of(&m("KAABBKAB")), Shape::NoAttacker);
+        assert_eq!(Shape::of(&m("KRKAB")), Shape::OneSided);
+        assert_eq!(Shape::of(&m("KABKP")), Shape::OneSided);
+        assert_eq!(Shape::of(&m("KRKP")), Shape::TwoSided);
+        let d: Vec<String> = direct_deps(&m("KRNKR"))
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(d, ["KRKN", "KRKR", "KRNK"]);
+        // the same sub-table reached by two captures is listed once
+        let d: Vec<String> = direct_deps(&m("KRKR"))
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(d, ["KRK"]);
+        assert!(direct_deps(&m("KK")).is_empty());
+    }
+
+    #[test]
+    fn plan_is_the_closure_in_order_with_sums() {
+        let p = Plan::new(&NamedSet::Default.targets(), RuleSet::CheckChase).unwrap();
+        let names: Vec<Material> = p.tables.iter().map(|t| t.material).collect();
+        assert_eq!(names, NamedSet::Default.tables());
+        // every table comes after its sub-tables
+        for (i, t) in p.tables.iter().enumerate() {
+            for d in &t.deps {
+                assert!(names[..i].contains(d), "{} before {d}", t.material);
+            }
+            assert_eq!(
+                t.sub_positions,
+                t.deps
+                    .iter()
+                    .map(|d| p
+                        .tables
+                        .iter()
+                        .find(|x| x.material == *d)
+                        .unwrap()
+                        .positions)
+                    .sum::<u64>()
+            );
+            assert!(t.peak_bytes as f64 >= Params::MEASURED.base_bytes);
+        }
+        let krnk = p.tables.iter().find(|t| t.material == m("KRNK")).unwrap();
+        assert_eq!(krnk.positions, 620640);
+        let tot = p.totals();
+        assert_eq!(tot.tables, 49);
+        assert_eq!(
+            tot.positions,
+            p.tables.iter().map(|t| t.positions).sum::<u64>()
+        );
+        let json = p.to_json();
+        assert_eq!(json["tables"].as_array().unwrap().len(), 49);
+        assert_eq!(json["tables"][0]["material"], "KK");
+        assert_eq!(json["totals"]["tables"], 49);
+    }
+
+    #[test]
+    fn rule_set_zero_is_cheaper_and_shapes_order_costs() {
+        let p = &Params::MEASURED;
+        let a = table_cost(&m("KRKNA"), RuleSet::CheckChase, p).unwrap();
+        let b = table_cost(&m("KRKNA"), RuleSet::CyclesDraw, p).unwrap();
+        assert!(b.peak_bytes < a.peak_bytes && b.seconds < a.seconds);
+        // same index size, different shapes
+        let one = table_cost(&m("KRKAB"), RuleSet::CheckChase, p).unwrap();
+        let two = table_cost(&m("KRKNB"), RuleSet::CheckChase, p).unwrap();
+        let none = table_cost(&m("KABKAB"), RuleSet::CheckChase, p).unwrap();
+        assert!(none.seconds < one.seconds && one.seconds < two.seconds);
+    }
+
+    #[test]
+    fn missing_subtables_are_named() {
+        let dir = std::env::temp_dir().join(format!("xqdb-plan-missing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let miss = missing_subtables(&dir, &[m("KRKR")], RuleSet::CheckChase);
+        assert_eq!(miss.len(), 1);
+        assert_eq!(miss[0].0, m("KRK"));
+        assert!(miss[0].1.contains("no file"), "{}", miss[0].1);
+        // a sub-table that is itself named is not missing
+        assert!(missing_subtables(&dir, &[m("KRK"), m("KK")], RuleSet::CheckChase).is_empty());
+    }
+}
