@@ -377,3 +377,38 @@ fn a_file_of_another_material_under_the_right_name_is_refused() {
         .to_string();
     assert!(err.contains("xqdb gen KNK"), "{err}");
 }
+
+/// The verifier's trap check: a rule-set-0 KRKN (every cycle a draw) labelled as rule set 1
+/// is consistent move by move, yet some of its draws are positions whose side can only
+/// avoid loss by checking forever; the verifier must call those missed rulings.
+#[test]
+fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
+    use xqdb::board::rules::RuleSet;
+    use xqdb::tablebase::generate::GenOptions;
+    let none = GenOptions {
+        rules: RuleSet::CyclesDraw,
+        ..GenOptions::default()
+    };
+    let krkn: Material = "KRKN".parse().unwrap();
+    let mut plain = TableSet::new();
+    for m in closure(&[krkn]) {
+        if m != krkn {
+            plain.insert(Arc::new(generate(m, &plain, none).unwrap()));
+        }
+    }
+    let mut wrong = generate(krkn, &plain, none).unwrap();
+    wrong.rules = RuleSet::CheckChase;
+    let mut set = TableSet::new();
+    for m in closure(&[krkn]) {
+        if m != krkn {
+            set.insert(tables().get(&m).unwrap().clone());
+        }
+    }
+    set.insert(Arc::new(wrong));
+    let t = set.get(&krkn).unwrap();
+    let rep = verify_table(t, &set);
+    assert!(rep.mismatches > 0, "the missed rulings went unnoticed");
+    for e in &rep.examples {
+        assert!(e.why.contains("missed ruling"), "{e:?}");
+    }
+}

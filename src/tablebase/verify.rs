@@ -321,11 +321,53 @@ fn both_attack(m: Material) -> bool {
     })
 }
 
-/// A drawn position for the trap check: index, forced to check, in check, drawn successors.
-type TrapRow = (usize, bool, bool, Vec<(usize, usize)>);
+/// One bit per index of a table, for the trap check's sets.
+struct BitSet(Vec<u64>);
+
+impl BitSet {
+    fn new(n: usize) -> BitSet {
+        BitSet(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+    fn set(&mut self, i: usize, v: bool) {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        if v {
+            self.0[w] |= b;
+        } else {
+            self.0[w] &= !b;
+        }
+    }
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    w * 64 + i
+                })
+            })
+        })
+    }
+}
+
+/// A drawn position that takes part in the trap check (forced to check, or in check): side
+/// to move, index, and its drawn quiet successors as `side << 63 | index`.
+struct TrapRow {
+    side: usize,
+    index: usize,
+    forced: bool,
+    in_check: bool,
+    next: Vec<u64>,
+}
 
 /// The largest set of drawn positions whose side to move must check perpetually (see the
 /// module documentation); a non-empty remainder is a missed ruling.
+///
+/// Memory: two bits per position for the sets, and successor lists only for the drawn
+/// positions that are forced to check or in check (the only ones the fixpoint reads).
 fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
     let n = table.index.size() as usize;
     let draw = |s: usize, i: usize| table.values[s][i] == DRAW;
@@ -333,19 +375,16 @@ fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
         let pieces = table.index.unrank_pieces(i as u64).ok()?;
         Position::from_pieces(&pieces, Color::ALL[s]).ok()
     };
-    // forced[s][i]: every move of the drawn position checks into a drawn position or loses
-    // in[s][i]: the drawn position's side is in check
-    // edges: for forced positions, their checking successors; for in-check ones, their
-    // successors that are drawn
-    let mut forced = vec![vec![false; n]; 2];
-    let mut in_check = vec![vec![false; n]; 2];
-    let mut succ: Vec<Vec<Vec<(usize, usize)>>> = vec![vec![Vec::new(); n]; 2];
+    // forced: every move of the drawn position checks into a drawn position or loses;
+    // in check: the drawn position's side is in check; next: its drawn quiet successors
+    let mut rows: Vec<TrapRow> = Vec::new();
     for s in 0..2 {
-        let rows: Vec<TrapRow> = (0..n)
+        let part: Vec<TrapRow> = (0..n)
             .into_par_iter()
             .filter(|&i| draw(s, i))
             .filter_map(|i| {
                 let pos = position(s, i)?;
+                let in_check = pos.in_check();
                 let mut all_check = true;
                 let mut next = Vec::new();
                 for m in pos.legal_moves() {
@@ -361,38 +400,50 @@ fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
                             if !child.in_check() {
                                 all_check = false;
                             }
-                            next.push((child.turn().index(), j as usize));
+                            next.push((child.turn().index() as u64) << 63 | j);
                         }
                         _ => all_check = false,
                     }
+                    if !all_check && !in_check {
+                        // neither set can hold it: its successors are never read
+                        return None;
+                    }
                 }
-                Some((i, all_check && !next.is_empty(), pos.in_check(), next))
+                let forced = all_check && !next.is_empty();
+                (forced || in_check).then(|| {
+                    next.shrink_to_fit();
+                    TrapRow {
+                        side: s,
+                        index: i,
+                        forced,
+                        in_check,
+                        next,
+                    }
+                })
             })
             .collect();
-        for (i, f, c, next) in rows {
-            forced[s][i] = f;
-            in_check[s][i] = c;
-            succ[s][i] = next;
-        }
+        rows.extend(part);
     }
     // greatest fixpoint: L = forced positions whose checks all reach W; W = checked drawn
     // positions with a reply into L
-    let mut l = forced.clone();
-    let mut w: Vec<Vec<bool>> = (0..2)
-        .map(|s| (0..n).map(|i| in_check[s][i] && draw(s, i)).collect())
-        .collect();
-    let settle = |l: &mut Vec<Vec<bool>>, w: &mut Vec<Vec<bool>>| loop {
+    let mut l = [BitSet::new(n), BitSet::new(n)];
+    let mut w = [BitSet::new(n), BitSet::new(n)];
+    for r in &rows {
+        l[r.side].set(r.index, r.forced);
+        w[r.side].set(r.index, r.in_check);
+    }
+    let at = |set: &[BitSet; 2], e: u64| set[(e >> 63) as usize].get((e & !(1 << 63)) as usize);
+    let settle = |l: &mut [BitSet; 2], w: &mut [BitSet; 2]| loop {
         let mut changed = false;
-        for s in 0..2 {
-            for i in 0..n {
-                if l[s][i] && !succ[s][i].iter().all(|&(t, j)| w[t][j]) {
-                    l[s][i] = false;
-                    changed = true;
-                }
-                if w[s][i] && !succ[s][i].iter().any(|&(t, j)| l[t][j]) {
-                    w[s][i] = false;
-                    changed = true;
-                }
+        for r in &rows {
+            let (s, i) = (r.side, r.index);
+            if l[s].get(i) && !r.next.iter().all(|&e| at(w, e)) {
+                l[s].set(i, false);
+                changed = true;
+            }
+            if w[s].get(i) && !r.next.iter().any(|&e| at(l, e)) {
+                w[s].set(i, false);
+                changed = true;
             }
         }
         if !changed {
@@ -401,26 +452,23 @@ fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
     };
     settle(&mut l, &mut w);
     // mutual perpetual checks are draws: their positions leave both sets
-    for s in 0..2 {
-        for i in 0..n {
-            if l[s][i] && w[s][i] {
-                l[s][i] = false;
-                w[s][i] = false;
-            }
+    for r in &rows {
+        let (s, i) = (r.side, r.index);
+        if l[s].get(i) && w[s].get(i) {
+            l[s].set(i, false);
+            w[s].set(i, false);
         }
     }
     settle(&mut l, &mut w);
     let mut rep = VerifyReport::default();
     for (s, row) in l.iter().enumerate() {
-        for (i, &bad) in row.iter().enumerate() {
-            if bad {
-                rep.add(Mismatch {
-                    fen: position(s, i).map(|p| p.to_fen()).unwrap_or_default(),
-                    stored: DRAW,
-                    derived: DRAW,
-                    why: "drawn, yet its side can only check perpetually: a missed ruling".into(),
-                });
-            }
+        for i in row.ones() {
+            rep.add(Mismatch {
+                fen: position(s, i).map(|p| p.to_fen()).unwrap_or_default(),
+                stored: DRAW,
+                derived: DRAW,
+                why: "drawn, yet its side can only check perpetually: a missed ruling".into(),
+            });
         }
     }
     rep
