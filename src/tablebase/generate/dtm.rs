@@ -23,7 +23,7 @@ use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use rayon::prelude::*;
 
-/// The counter of a won position in step 4 (see [`Gen::dtm_init_chunk`]).
+/// The auxiliary byte of an undecided won position in step 4 (see [`Gen::dtm_init_chunk`]).
 const WIN_COUNTER: u8 = 0xFE;
 
 impl Gen<'_> {
@@ -38,8 +38,8 @@ impl Gen<'_> {
                 let c = val.get(i) & 0x7F;
                 if code::is_win(c) {
                     // A win is decided by its first lost successor: it needs no count of its
-                    // successors. The counter starts above the most successors a position has
-                    // (127), so its other successors can never bring it to a decision.
+                    // successors (step 4 never counts a win down). The marker is above every
+                    // level, so a scan never mistakes it for one.
                     aux.set(i, WIN_COUNTER);
                     val.set(i, c | code::OPEN);
                 } else if code::is_loss(c) {

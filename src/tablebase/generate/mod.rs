@@ -385,27 +385,37 @@ impl Gen<'_> {
                     }
                     return;
                 }
+                // The level stamp is written before the value byte says "decided": a
+                // thread scanning this side for the current level reads the stamp only of
+                // decided positions, and must not mistake a counter for a level.
                 let own = b & 0x7F;
                 if child_loss {
+                    if !code::is_win(own) {
+                        self.fail(format!("step 4 finds a win where step 3 found {own}"));
+                        return;
+                    }
+                    // every thread that gets here in this level writes the same stamp
+                    aux.set(q, stamp);
                     if val
                         .update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F))
                         .is_ok()
                     {
-                        aux.set(q, stamp);
                         self.assigned.fetch_add(1, Relaxed);
-                        if !code::is_win(own) {
-                            self.fail(format!("step 4 finds a win where step 3 found {own}"));
-                        }
                     }
                 } else {
+                    // a win waits for its first lost successor: it keeps no count
+                    if code::is_win(own) {
+                        return;
+                    }
                     // a ruled position may not play its violating moves: successors decided
                     // in its own round or later
                     if code::is_ruling(own) && code::order(child_code) >= code::order(own) {
                         return;
                     }
                     if aux.update(q, |c| (c > 0).then(|| c - 1)) == Ok(1) {
-                        let _ = val.update(q, |b| Some(b & 0x7F));
+                        // only the thread that takes the last successor gets here
                         aux.set(q, stamp);
+                        let _ = val.update(q, |b| Some(b & 0x7F));
                         self.assigned.fetch_add(1, Relaxed);
                         if !code::is_loss(own) {
                             self.fail(format!("step 4 finds a loss where step 3 found {own}"));
