@@ -287,7 +287,16 @@ pub fn generate_in_order(
         })
     };
     for (i, m) in order.iter().enumerate() {
-        let state = files_state(dir, m);
+        let mut state = files_state(dir, m);
+        // a table to build is locked first, then looked at again (its holder may have
+        // finished it meanwhile); the lock is released at the end of this iteration
+        let _lock = if matches!(state, FilesState::Valid(r) if r == opts.rules) {
+            None
+        } else {
+            let lock = super::lock::acquire(dir, m, opts.wait_for_lock, opts.notify)?;
+            state = files_state(dir, m);
+            Some(lock)
+        };
         match &state {
             FilesState::Valid(r) if *r == opts.rules => {
                 let s = GenSummary {
@@ -341,6 +350,14 @@ pub fn generate_in_order(
                 reason: other.to_string(),
             },
         })?;
+        if let Some(ck) = opts.checkpoint {
+            ck.finished(&super::generate::Meta {
+                material: *m,
+                rules: opts.rules,
+                metrics: super::generate::METRICS,
+                positions: table.index.size(),
+            })?;
+        }
         let mut s = summarize(&table, seconds, gen_peak, written, false);
         s.replaced = match state {
             FilesState::Valid(r) => Some(format!("it followed rule set {r}")),
