@@ -143,7 +143,28 @@ pub fn acquire(
         file.rewind().map_err(io)?;
         writeln!(file, "pid {} host {}", std::process::id(), host_name()).map_err(io)?;
         file.flush().map_err(io)?;
+        remove_stale_temps(dir, m);
         return Ok(TableLock { file, path });
+    }
+}
+
+/// Remove the temporary files of `m`'s table and checkpoint files in `dir` (`M.xqw.*.tmp` and
+/// so on) that an earlier holder of its lock left when it died: only a lock holder writes
+/// them, so with the lock held none is in use.
+fn remove_stale_temps(dir: &Path, m: &Material) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefixes: Vec<String> = ["xqw", "xqd", super::checkpoint::EXTENSION]
+        .iter()
+        .map(|ext| format!("{m}.{ext}."))
+        .collect();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".tmp") && prefixes.iter().any(|p| name.starts_with(p.as_str())) {
+            let _ = fs::remove_file(e.path());
+        }
     }
 }
 

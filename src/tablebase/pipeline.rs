@@ -200,9 +200,9 @@ pub fn check_files(dir: &Path, m: &Material) -> Result<RuleSet, String> {
 
 /// The state of the files of `m` in `dir` (see [`check_files`]).
 pub fn files_state(dir: &Path, m: &Material) -> FilesState {
-    let present = [Metric::Wdl, Metric::Dtm]
-        .iter()
-        .any(|&metric| table_path(dir, m, metric).exists());
+    // a table is there through its WDL file (written last): other files alone are what an
+    // interrupted commit left, a table still missing
+    let present = table_path(dir, m, Metric::Wdl).exists();
     match check_files(dir, m) {
         Ok(r) => FilesState::Valid(r),
         Err(_) if !present => FilesState::Missing,
