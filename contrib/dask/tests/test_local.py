@@ -40,12 +40,14 @@ def log(s: str) -> None:
 
 
 def tables_in(folder: Path) -> list[str]:
-    """The table files of a folder, without the temporary files of a write that was killed
-    before its rename (`gen` writes each file under a temporary name, then renames it)."""
-    leftovers = sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
-    if leftovers:
-        log(f"{folder}: temporary files of a killed write left behind: {' '.join(leftovers)}")
-    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".tmp"))
+    """The table files of a folder (`.xqw`, `.xqd`), after checking that no checkpoint, lock
+    or temporary file of a killed run is left (the table's retry removes them); verification
+    stamps (`.xqverified`) are not table files."""
+    leftovers = sorted(
+        p.name for p in folder.iterdir() if p.suffix in (".tmp", ".xqckpt", ".xqlock")
+    )
+    assert not leftovers, f"{folder}: files of a killed run left behind: {' '.join(leftovers)}"
+    return sorted(p.name for p in folder.iterdir() if p.suffix in (".xqw", ".xqd"))
 
 
 def same_files(a: Path, b: Path) -> None:
