@@ -3,8 +3,9 @@
 //!
 //! `<MATERIAL>.xqckpt` in the table folder (on shared storage, a table whose worker died is
 //! resumed by whichever worker runs it next). The layout is in FORMAT.md: a header (magic,
-//! version, material, rule set, metrics, positions, step), a table of zstd frames (level 1,
-//! one per 4 MiB of each state array, compressed in parallel), the frames, and a CRC-32 of
+//! version, material, rule set, metrics, positions, step), the array lengths, zstd frames
+//! (level 1, one per MiB of each state array, compressed a few at a time in parallel, each
+//! after its compressed length), and a CRC-32 of
 //! everything before it. A file is written to a temporary name, flushed to disk and renamed,
 //! so a checkpoint is whole or absent; a file that fails its CRC or belongs to another table,
 //! rule set, metrics or index is reported and ignored.
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 const MAGIC: [u8; 8] = *b"XQDBCKPT";
 const VERSION: u32 = 1;
 /// Bytes of a state array per zstd frame.
-const FRAME: usize = 4 << 20;
+const FRAME: usize = 1 << 20;
 /// zstd level of the frames (fast: a save must cost little next to the generation).
 const LEVEL: i32 = 1;
 /// Fixed header size (see FORMAT.md).
@@ -163,37 +164,41 @@ impl FileCheckpoint {
                 jobs.push((k, start, FRAME.min(len - start)));
             }
         }
-        let frames: Vec<Vec<u8>> = jobs
-            .par_iter()
-            .map(|&(k, start, len)| {
-                let mut raw = vec![0u8; len];
-                state.read(k, start, &mut raw);
-                zstd::bulk::compress(&raw, LEVEL)
-            })
-            .collect::<Result<_, _>>()
-            .map_err(|e| io(&path, e))?;
         let mut head = header(meta, step);
         head.extend_from_slice(&(state.arrays() as u32).to_le_bytes());
         for k in 0..state.arrays() {
             head.extend_from_slice(&(state.len(k) as u64).to_le_bytes());
         }
-        head.extend_from_slice(&(frames.len() as u32).to_le_bytes());
-        for f in &frames {
-            head.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        }
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&head);
-        for f in &frames {
-            crc.update(f);
-        }
+        head.extend_from_slice(&(jobs.len() as u32).to_le_bytes());
         let tmp = super::file::temp_path(&path);
-        let write = || -> std::io::Result<()> {
+        // a few frames per thread at a time: the memory of a save stays a few MiB
+        let batch = 2 * rayon::current_num_threads();
+        let mut size = 0u64;
+        let mut write = || -> std::io::Result<()> {
             let mut f = std::io::BufWriter::new(fs::File::create(&tmp)?);
-            f.write_all(&head)?;
-            for fr in &frames {
-                f.write_all(fr)?;
+            let mut crc = crc32fast::Hasher::new();
+            let mut put = |f: &mut std::io::BufWriter<fs::File>, b: &[u8]| {
+                crc.update(b);
+                size += b.len() as u64;
+                f.write_all(b)
+            };
+            put(&mut f, &head)?;
+            for group in jobs.chunks(batch) {
+                let frames: Vec<Vec<u8>> = group
+                    .par_iter()
+                    .map(|&(k, start, len)| {
+                        let mut raw = vec![0u8; len];
+                        state.read(k, start, &mut raw);
+                        zstd::bulk::compress(&raw, LEVEL)
+                    })
+                    .collect::<Result<_, _>>()?;
+                for fr in &frames {
+                    put(&mut f, &(fr.len() as u32).to_le_bytes())?;
+                    put(&mut f, fr)?;
+                }
             }
-            f.write_all(&crc.clone().finalize().to_le_bytes())?;
+            f.write_all(&crc.finalize().to_le_bytes())?;
+            size += 4;
             f.into_inner().map_err(|e| e.into_error())?.sync_all()
         };
         if let Err(e) = write() {
@@ -205,19 +210,17 @@ impl FileCheckpoint {
             return Err(io(&path, e));
         }
         super::commit::sync_dir(&self.dir).map_err(|e| io(&self.dir, e))?;
-        let size = head.len() as u64 + frames.iter().map(|f| f.len() as u64).sum::<u64>() + 4;
         Ok(size)
     }
 
     /// Check the checkpoint at `path` for `meta` and `state` (CRC, header, array sizes, frame
-    /// table): its step and frame sizes, with the reader at the first frame; or why it cannot
-    /// be used.
+    /// count): its step, with the reader at the first frame; or why it cannot be used.
     fn check(
         &self,
         path: &Path,
         meta: &Meta,
         state: &State<'_>,
-    ) -> Result<(Step, Vec<u32>, BufReader<fs::File>), String> {
+    ) -> Result<(Step, BufReader<fs::File>), String> {
         let open = || fs::File::open(path).map(BufReader::new);
         // first pass: the CRC of the whole file
         let total = fs::metadata(path).map_err(|e| e.to_string())?.len();
@@ -279,20 +282,21 @@ impl FileCheckpoint {
         if nframes != expected {
             return Err(format!("{nframes} frames, expected {expected}"));
         }
-        let sizes: Vec<u32> = (0..nframes)
-            .map(|_| u32_of(&mut r))
-            .collect::<Result<_, _>>()?;
-        Ok((step, sizes, r))
+        Ok((step, r))
     }
 
     /// Decompress the frames of a checked checkpoint into `state`.
-    fn apply(sizes: Vec<u32>, mut r: BufReader<fs::File>, state: &State<'_>) -> Result<(), String> {
-        let mut sizes = sizes.into_iter();
+    fn apply(mut r: BufReader<fs::File>, state: &State<'_>) -> Result<(), String> {
         let mut frame = Vec::new();
         for k in 0..state.arrays() {
             let len = state.len(k);
             for start in (0..len).step_by(FRAME) {
-                let size = sizes.next().ok_or("frame table too short")? as usize;
+                let mut b = [0u8; 4];
+                r.read_exact(&mut b).map_err(|e| e.to_string())?;
+                let size = u32::from_le_bytes(b) as usize;
+                if size > zstd::zstd_safe::compress_bound(FRAME) {
+                    return Err(format!("array {k} frame at {start}: {size} bytes"));
+                }
                 frame.resize(size, 0);
                 r.read_exact(&mut frame).map_err(|e| e.to_string())?;
                 let want = FRAME.min(len - start);
@@ -422,7 +426,7 @@ impl Checkpoint for FileCheckpoint {
         if !path.exists() {
             return Ok(None);
         }
-        let (step, sizes, reader) = match self.check(&path, meta, state) {
+        let (step, reader) = match self.check(&path, meta, state) {
             Ok(x) => x,
             Err(why) => {
                 notify(&format!(
@@ -434,7 +438,7 @@ impl Checkpoint for FileCheckpoint {
             }
         };
         // past its CRC a frame cannot fail but by a bug; the state is then half written
-        Self::apply(sizes, reader, state).map_err(|why| TbError::Corrupt {
+        Self::apply(reader, state).map_err(|why| TbError::Corrupt {
             path: path.display().to_string(),
             reason: format!("checkpoint frames: {why}; delete the file to start over"),
         })?;
