@@ -230,6 +230,11 @@ fn lock_fails_without_wait_and_waits_otherwise() {
     let d = dir.path();
     let m: xqdb::index::Material = TABLE.parse().expect("a material");
     let held = acquire(d, &m, false, &|_| {}).expect("the lock is free");
+    let st = status_json(d, false);
+    let t = table_json(&st, TABLE);
+    assert_eq!(t["locked"]["pid"], std::process::id(), "{t}");
+    assert_eq!(t["state"], "missing", "{t}");
+    assert_eq!(st["totals"]["locked"], 1);
     let out = xqdb(d, &["gen", TABLE, "--threads", "2", "--no-wait"], &[]);
     assert!(!out.status.success());
     let err = text(&out.stderr);
