@@ -112,7 +112,17 @@ pub fn acquire(
             .truncate(false)
             .open(&path)
             .map_err(io)?;
-        match file.try_lock() {
+        // `status` takes the lock for an instant to see whether it is free: a few tries
+        // before a --no-wait run gives up
+        let mut tried = file.try_lock();
+        for _ in 0..5 {
+            if !matches!(tried, Err(TryLockError::WouldBlock)) || wait {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            tried = file.try_lock();
+        }
+        match tried {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 let h = Holder::read(&mut file);
