@@ -41,6 +41,8 @@ enum Command {
     Plan(cli::plan::PlanArgs),
     /// The named sets of tables with their sizes and estimated costs.
     Sets(cli::plan::SetsArgs),
+    /// Which tables of a set a folder holds: present, verified, missing, partial, locked.
+    Status(cli::status::StatusArgs),
     /// Re-derive every value of tables from their successors and check their files.
     Verify(cli::tables::VerifyArgs),
     /// Probe the tablebases: the verdict of a position and of every legal move.
@@ -81,6 +83,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Gen(a) => cli::tables::gen(a, &ui),
         Command::Plan(a) => cli::plan::plan(a),
         Command::Sets(a) => cli::plan::sets(a),
+        Command::Status(a) => cli::status::status(a),
         Command::Verify(a) => cli::tables::verify(a, &ui),
         Command::Probe(a) => cli::probe::probe(a, &ui),
         Command::Info(a) => cli::tables::info(a),

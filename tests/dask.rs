@@ -1,6 +1,7 @@
 //! The Dask driver (contrib/dask) on a local cluster of 2 worker processes: it builds the
 //! `default` set byte-identical to `xqdb gen --default`, and completes it again when one
-//! worker is killed mid-table (contrib/dask/tests/test_local.py does the work).
+//! worker is killed mid-table, the retried table resuming from the checkpoint the killed
+//! run left in the shared folder (contrib/dask/tests/test_local.py does the work).
 //!
 //! The test makes its own virtual environment under target/tmp/dask-venv with the pinned
 //! contrib/dask/requirements.txt (kept between runs while the file is unchanged). It skips

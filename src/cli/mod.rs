@@ -10,5 +10,6 @@ pub mod probe;
 pub mod records;
 pub mod serve;
 pub mod setup;
+pub mod status;
 pub mod tables;
 pub mod ui;

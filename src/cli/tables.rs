@@ -9,6 +9,7 @@ use xqdb::index::count::{
     all_materials, count_material, total_by_dp, total_by_materials_with, PUBLISHED_2019,
 };
 use xqdb::index::Material;
+use xqdb::tablebase::checkpoint::{FileCheckpoint, SavePolicy};
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{
@@ -71,6 +72,10 @@ pub struct GenArgs {
     /// need: those must be in the folder (an error lists the missing ones).
     #[arg(long)]
     no_deps: bool,
+    /// When another process is generating a table this run needs: fail at once (else wait
+    /// for it).
+    #[arg(long)]
+    no_wait: bool,
     #[command(flatten)]
     common: TableArgs,
 }
@@ -99,22 +104,37 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
     } else {
         Existing::Keep
     };
+    let how = How {
+        rules: a.rules,
+        existing,
+        wait: !a.no_wait,
+    };
     if a.no_deps {
-        return gen_no_deps(&targets, &a.common.dir(), a.rules, existing, ui);
+        return gen_no_deps(&targets, &a.common.dir(), how, ui);
     }
-    gen_tables(&targets, &a.common.dir(), a.rules, existing, ui)
+    gen_order(&closure(&targets), &a.common.dir(), how, ui)
+}
+
+/// How `gen` builds tables.
+#[derive(Copy, Clone)]
+pub struct How {
+    /// Repetition rule set.
+    pub rules: RuleSet,
+    /// What to do with tables of another rule set.
+    pub existing: Existing,
+    /// Wait for tables another process generates.
+    pub wait: bool,
 }
 
 /// `gen --no-deps`: the tables named, smallest first, once their sub-tables are all there.
 fn gen_no_deps(
     targets: &[Material],
     dir: &std::path::Path,
-    rules: RuleSet,
-    existing: Existing,
+    how: How,
     ui: &Ui,
 ) -> Result<(), String> {
     use xqdb::tablebase::plan::{missing_subtables, named_in_order};
-    let missing = missing_subtables(dir, targets, rules);
+    let missing = missing_subtables(dir, targets, how.rules);
     if !missing.is_empty() {
         let names: Vec<String> = missing.iter().map(|(m, _)| m.to_string()).collect();
         let mut msg = format!(
@@ -132,7 +152,7 @@ fn gen_no_deps(
         ));
         return Err(msg);
     }
-    gen_order(&named_in_order(targets), dir, rules, existing, ui)
+    gen_order(&named_in_order(targets), dir, how, ui)
 }
 
 /// Generate `targets` and what they need into `dir`: a line per table, then a total.
@@ -143,25 +163,38 @@ pub fn gen_tables(
     existing: Existing,
     ui: &Ui,
 ) -> Result<(), String> {
-    gen_order(&closure(targets), dir, rules, existing, ui)
+    let how = How {
+        rules,
+        existing,
+        wait: true,
+    };
+    gen_order(&closure(targets), dir, how, ui)
 }
 
 /// Generate exactly the tables of `order` (smallest first) into `dir`.
-fn gen_order(
-    order: &[Material],
-    dir: &std::path::Path,
-    rules: RuleSet,
-    existing: Existing,
-    ui: &Ui,
-) -> Result<(), String> {
+fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Result<(), String> {
+    let How {
+        rules,
+        existing,
+        wait,
+    } = how;
     let start = Instant::now();
     let mut generated = 0;
     let mut present = 0;
     let mut bytes = 0u64;
     let bars = ui.phase_bars();
+    let ck = FileCheckpoint::new(dir, SavePolicy::from_env());
+    let notify = |text: &str| {
+        if !ui.quiet {
+            bars.notice(text);
+        }
+    };
     let opts = GenOptions {
         rules,
         progress: &bars,
+        checkpoint: Some(&ck),
+        notify: &notify,
+        wait_for_lock: wait,
     };
     generate_in_order(order, dir, opts, existing, |s| {
         if s.skipped {
@@ -188,6 +221,17 @@ fn gen_order(
             size(bytes),
             start.elapsed().as_secs_f64(),
             peak_rss() as f64 / 1048576.0
+        );
+    }
+    let st = ck.stats();
+    if ui.verbose && st.saves > 0 {
+        println!(
+            "checkpoints: {} saves, {:.2} s in all ({:.2} s each), last {} of {} state",
+            st.saves,
+            st.seconds,
+            st.seconds / st.saves as f64,
+            size(st.last_bytes),
+            size(st.last_state_bytes)
         );
     }
     Ok(())
@@ -265,6 +309,12 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
             );
         }
         bad += rep.mismatches;
+        if rep.mismatches == 0 {
+            // a read-only folder verifies all the same, without the stamp `status` reads
+            if let Err(e) = xqdb::tablebase::status::write_stamp(&dir, &name) {
+                eprintln!("warning: {name}: no verification stamp written: {e}");
+            }
+        }
     }
     if bad > 0 {
         return Err(format!("{bad} positions disagree with their successors"));

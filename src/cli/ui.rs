@@ -83,6 +83,11 @@ pub struct PhaseBars {
 }
 
 impl PhaseBars {
+    /// Print a notice line on standard error without tearing the bar.
+    pub fn notice(&self, text: &str) {
+        self.bar().suspend(|| eprintln!("{text}"));
+    }
+
     /// The current bar (a poisoned lock only means a panic while drawing: the bar is fine).
     fn bar(&self) -> std::sync::MutexGuard<'_, ProgressBar> {
         self.bar.lock().unwrap_or_else(|e| e.into_inner())

@@ -369,14 +369,36 @@ pub fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Write the WDL and DTM files of a table (atomically: temporary file, then rename; the
-/// temporary file is removed on any error).
+/// Write the WDL and DTM files of a table (atomically: temporary files, then renamed by
+/// [`commit_files`](super::commit::commit_files), the WDL file last; the temporary files are
+/// removed on any error).
 pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
     let mut written = Written::default();
+    let mut pending = Vec::new();
     for metric in [Metric::Wdl, Metric::Dtm] {
-        write_file(dir, table, metric, &mut written)?;
+        if let Err(e) = write_file(dir, table, metric, &mut written, &mut pending) {
+            for p in &pending {
+                let _ = fs::remove_file(&p.tmp);
+            }
+            return Err(e);
+        }
     }
+    commit_pending(dir, pending)?;
     Ok(written)
+}
+
+/// Commit the temporary files of one table (WDL last); on an error they are removed.
+fn commit_pending(dir: &Path, mut pending: Vec<super::commit::Pending>) -> Result<(), FileError> {
+    // written WDL first (its verdicts can be dropped before the DTM file), renamed last
+    pending.sort_by_key(|p| {
+        p.path
+            .extension()
+            .is_some_and(|e| e == Metric::Wdl.extension())
+    });
+    super::commit::commit_files(dir, &pending).map_err(|(path, source)| FileError::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// [`write_files`] for a table that is not needed whole afterwards: its verdicts are
@@ -384,18 +406,27 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
 /// memory of a big table's write is then its DTM bytes and one file's blocks).
 pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, FileError> {
     let mut written = Written::default();
-    write_file(dir, table, Metric::Wdl, &mut written)?;
+    let mut pending = Vec::new();
+    write_file(dir, table, Metric::Wdl, &mut written, &mut pending)?;
     table.verdicts = None;
-    write_file(dir, table, Metric::Dtm, &mut written)?;
+    if let Err(e) = write_file(dir, table, Metric::Dtm, &mut written, &mut pending) {
+        for p in &pending {
+            let _ = fs::remove_file(&p.tmp);
+        }
+        return Err(e);
+    }
+    commit_pending(dir, pending)?;
     Ok(written)
 }
 
-/// Write one of the two files of `table`, its size into `written`.
+/// Write one of the two files of `table` under a temporary name (flushed to disk), added
+/// to `pending`; its size into `written`.
 fn write_file(
     dir: &Path,
     table: &Table,
     metric: Metric,
     written: &mut Written,
+    pending: &mut Vec<super::commit::Pending>,
 ) -> Result<(), FileError> {
     let material = &table.material;
     let values = &table.values;
@@ -490,10 +521,7 @@ fn write_file(
             let _ = fs::remove_file(&tmp);
             return Err(io(&tmp, e));
         }
-        if let Err(e) = fs::rename(&tmp, &path) {
-            let _ = fs::remove_file(&tmp);
-            return Err(io(&path, e));
-        }
+        pending.push(super::commit::Pending { tmp, path });
         let size = HEADER_SIZE as u64 + offsets.len() as u64 + dict.len() as u64 + off;
         match metric {
             Metric::Wdl => written.wdl_bytes = size,

@@ -200,9 +200,9 @@ pub fn check_files(dir: &Path, m: &Material) -> Result<RuleSet, String> {
 
 /// The state of the files of `m` in `dir` (see [`check_files`]).
 pub fn files_state(dir: &Path, m: &Material) -> FilesState {
-    let present = [Metric::Wdl, Metric::Dtm]
-        .iter()
-        .any(|&metric| table_path(dir, m, metric).exists());
+    // a table is there through its WDL file (written last): other files alone are what an
+    // interrupted commit left, a table still missing
+    let present = table_path(dir, m, Metric::Wdl).exists();
     match check_files(dir, m) {
         Ok(r) => FilesState::Valid(r),
         Err(_) if !present => FilesState::Missing,
@@ -287,7 +287,16 @@ pub fn generate_in_order(
         })
     };
     for (i, m) in order.iter().enumerate() {
-        let state = files_state(dir, m);
+        let mut state = files_state(dir, m);
+        // a table to build is locked first, then looked at again (its holder may have
+        // finished it meanwhile); the lock is released at the end of this iteration
+        let _lock = if matches!(state, FilesState::Valid(r) if r == opts.rules) {
+            None
+        } else {
+            let lock = super::lock::acquire(dir, m, opts.wait_for_lock, opts.notify)?;
+            state = files_state(dir, m);
+            Some(lock)
+        };
         match &state {
             FilesState::Valid(r) if *r == opts.rules => {
                 let s = GenSummary {
@@ -341,6 +350,14 @@ pub fn generate_in_order(
                 reason: other.to_string(),
             },
         })?;
+        if let Some(ck) = opts.checkpoint {
+            ck.finished(&super::generate::Meta {
+                material: *m,
+                rules: opts.rules,
+                metrics: super::generate::METRICS,
+                positions: table.index.size(),
+            })?;
+        }
         let mut s = summarize(&table, seconds, gen_peak, written, false);
         s.replaced = match state {
             FilesState::Valid(r) => Some(format!("it followed rule set {r}")),

@@ -6,8 +6,9 @@ contrib/dask/tests/test_local.py).
 1. The `default` set built by the cluster is byte-identical to `xqdb gen --default`.
 2. Built again into an empty folder while one worker process is killed (SIGKILL) as it runs
    a table, the set still completes with every table verified (`xqdb verify` in each task)
-   and byte-identical again; the killed table ran again on the other worker, and the killed
-   worker's xqdb process did not outlive it.
+   and byte-identical again; the killed table ran again on the other worker, resuming from
+   the checkpoint its first run left in the shared folder (every safe point saves here:
+   XQDB_CHECKPOINT_EVERY=1), and the killed worker's xqdb process did not outlive it.
 3. A table that cannot be built (its sub-table missing) fails after its retry with xqdb's
    error, and so does the table that needs it.
 """
@@ -39,12 +40,14 @@ def log(s: str) -> None:
 
 
 def tables_in(folder: Path) -> list[str]:
-    """The table files of a folder, without the temporary files of a write that was killed
-    before its rename (`gen` writes each file under a temporary name, then renames it)."""
-    leftovers = sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
-    if leftovers:
-        log(f"{folder}: temporary files of a killed write left behind: {' '.join(leftovers)}")
-    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(".tmp"))
+    """The table files of a folder (`.xqw`, `.xqd`), after checking that no checkpoint, lock
+    or temporary file of a killed run is left (the table's retry removes them); verification
+    stamps (`.xqverified`) are not table files."""
+    leftovers = sorted(
+        p.name for p in folder.iterdir() if p.suffix in (".tmp", ".xqckpt", ".xqlock")
+    )
+    assert not leftovers, f"{folder}: files of a killed run left behind: {' '.join(leftovers)}"
+    return sorted(p.name for p in folder.iterdir() if p.suffix in (".xqw", ".xqd"))
 
 
 def same_files(a: Path, b: Path) -> None:
@@ -57,7 +60,7 @@ def same_files(a: Path, b: Path) -> None:
 
 class Killer(threading.Thread):
     """Once `after` tables are in `folder`, SIGKILL the first worker process seen running an
-    `xqdb gen` child, and remember which."""
+    `xqdb gen` child whose table has a checkpoint in `folder`, and remember which."""
 
     def __init__(self, worker_pids: dict, folder: Path, after: int):
         super().__init__(daemon=True)
@@ -66,6 +69,7 @@ class Killer(threading.Thread):
         self.after = after
         self.stop = threading.Event()
         self.killed = None  # (worker address, worker pid, xqdb pid, xqdb command line)
+        self.checkpoint_left = False  # the killed table's checkpoint outlived its xqdb
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -75,17 +79,34 @@ class Killer(threading.Thread):
                         kids = [(k.pid, k.cmdline()) for k in psutil.Process(pid).children()]
                     except psutil.Error:
                         continue
-                    gens = [(k, cmd) for k, cmd in kids if "gen" in cmd]
+                    gens = [
+                        (k, cmd)
+                        for k, cmd in kids
+                        if "gen" in cmd
+                        and (self.folder / f"{cmd[cmd.index('--no-deps') + 1]}.xqckpt").exists()
+                    ]
                     if gens:
                         # what it runs is read before the kill: the child dies with it
                         os.kill(pid, signal.SIGKILL)
                         self.killed = (addr, pid, gens[0][0], gens[0][1])
+                        cmd = gens[0][1]
+                        ckpt = self.folder / f"{cmd[cmd.index('--no-deps') + 1]}.xqckpt"
+                        for _ in range(1000):  # its end (it may stay a zombie)
+                            try:
+                                if psutil.Process(gens[0][0]).status() == psutil.STATUS_ZOMBIE:
+                                    break
+                            except psutil.NoSuchProcess:
+                                break
+                            time.sleep(0.005)
+                        self.checkpoint_left = ckpt.exists()
                         return
             time.sleep(0.002)
 
 
 def main() -> int:
     start = time.monotonic()
+    # checkpoints at every safe point (the workers inherit it), so that a killed table has one
+    os.environ["XQDB_CHECKPOINT_EVERY"] = "1"
     if WORK.exists():
         shutil.rmtree(WORK)
     WORK.mkdir(parents=True)
@@ -141,6 +162,15 @@ def main() -> int:
         assert all(r["verify_seconds"] is not None for r in s2.done), "every table verified"
         redone = [r for r in s2.done if r["material"] == material]
         assert len(redone) == 1 and redone[0]["pid"] != wpid, redone
+        # killed with a checkpoint in the folder: the retry resumed from it (unless the
+        # killed run had just committed the table and removed its checkpoint)
+        if killer.checkpoint_left:
+            said = redone[0]["resumed"]
+            assert said and said.startswith(f"resuming {material} from checkpoint ("), redone
+            log(f"run 2: the retry of {material} says: {said}")
+        else:
+            assert redone[0]["resumed"] is None, redone
+            log(f"run 2: {material} was killed after its commit: nothing to resume")
         assert redone[0]["verify_seconds"] is not None
         # the killed worker's xqdb died with it (PR_SET_PDEATHSIG)
         for _ in range(500):

@@ -64,8 +64,9 @@ def _pdeathsig() -> Optional[Callable[[], None]]:
     return set_it
 
 
-def _run(cmd: list[str]) -> float:
-    """Run one xqdb command; its wall seconds, or TableFailed with its error output."""
+def _run(cmd: list[str]) -> tuple[float, str]:
+    """Run one xqdb command; its wall seconds and its notices (standard error), or
+    TableFailed with its error output."""
     start = time.monotonic()
     proc = subprocess.run(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_pdeathsig()
@@ -73,7 +74,7 @@ def _run(cmd: list[str]) -> float:
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip()[-2000:]
         raise TableFailed(f"`{' '.join(cmd)}` exited with {proc.returncode}: {tail}")
-    return time.monotonic() - start
+    return time.monotonic() - start, proc.stderr or ""
 
 
 def run_table(
@@ -92,8 +93,11 @@ def run_table(
     common = ["--tables", tables, "-q"]
     if threads:
         common += ["--threads", str(threads)]
-    gen = _run([xqdb, "gen", "--no-deps", material, "--rules", rules, *common])
-    check = _run([xqdb, "verify", material, *common]) if verify else None
+    # not quiet: its notices say when it resumed from a checkpoint (of a task that died)
+    gen_args = [a for a in common if a != "-q"]
+    gen, notices = _run([xqdb, "gen", "--no-deps", material, "--rules", rules, *gen_args])
+    resumed = next((l for l in notices.splitlines() if l.startswith("resuming ")), None)
+    check = _run([xqdb, "verify", material, *common])[0] if verify else None
     try:
         from distributed import get_worker
 
@@ -103,6 +107,7 @@ def run_table(
     return {
         "material": material,
         "gen_seconds": gen,
+        "resumed": resumed,
         "verify_seconds": check,
         "start": start,
         "end": time.time(),
@@ -246,8 +251,9 @@ def build(
             summary.gen_seconds += r["gen_seconds"]
             summary.verify_seconds += r["verify_seconds"] or 0.0
             v = f", verify {r['verify_seconds']:.2f} s" if r["verify_seconds"] is not None else ""
+            again = f" ({r['resumed']})" if r.get("resumed") else ""
             log(
-                f"[{n}/{summary.tables}] {m}: gen {r['gen_seconds']:.2f} s "
+                f"[{n}/{summary.tables}] {m}: gen {r['gen_seconds']:.2f} s{again} "
                 f"(estimated {t['seconds']:.2f} s){v} on {r['host']} pid {r['pid']}"
             )
             if on_result:

@@ -104,6 +104,33 @@ impl Bytes {
         }
     }
 
+    /// Number of bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Copy bytes `start..start + out.len()` into `out` (`start` a multiple of 8; for
+    /// checkpoints, at a point where no thread writes).
+    pub fn read_range(&self, start: usize, out: &mut [u8]) {
+        let words = self.words();
+        for (k, chunk) in out.chunks_mut(8).enumerate() {
+            let w = words[start / 8 + k].load(Relaxed).to_le_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
+    }
+
+    /// Overwrite bytes `start..start + data.len()` (`start` a multiple of 8; when resuming
+    /// from a checkpoint, before any pass runs).
+    pub fn write_range(&self, start: usize, data: &[u8]) {
+        let words = self.words();
+        for (k, chunk) in data.chunks(8).enumerate() {
+            let word = &words[start / 8 + k];
+            let mut w = word.load(Relaxed).to_le_bytes();
+            w[..chunk.len()].copy_from_slice(chunk);
+            word.store(u64::from_le_bytes(w), Relaxed);
+        }
+    }
+
     pub fn into_vec(self) -> Vec<u8> {
         let Bytes {
             mut buf, off, len, ..
@@ -159,6 +186,25 @@ impl Bits {
     /// True when no bit is set.
     pub fn is_empty(&self) -> bool {
         self.words.iter().all(|w| w.load(Relaxed) == 0)
+    }
+
+    /// Copy the bits as little-endian words: bytes `start..start + out.len()` of that image
+    /// (`start` a multiple of 8).
+    pub fn read_range(&self, start: usize, out: &mut [u8]) {
+        for (k, chunk) in out.chunks_mut(8).enumerate() {
+            let w = self.words[start / 8 + k].load(Relaxed).to_le_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
+    }
+
+    /// Overwrite bytes `start..start + data.len()` of the little-endian image (`start` a
+    /// multiple of 8; `data` whole words).
+    pub fn write_range(&self, start: usize, data: &[u8]) {
+        for (k, chunk) in data.chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.words[start / 8 + k].store(u64::from_le_bytes(w), Relaxed);
+        }
     }
 }
 

@@ -564,16 +564,24 @@ impl Gen<'_> {
     }
 }
 
-/// Steps 3 of the generation (see the module documentation). Returns true when a position
-/// was ruled (then the distances to mate must be computed again).
-pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError> {
+/// Steps 3 of the generation (see the module documentation), from the start or, with
+/// `from`, resumed at a round (its number, the sides done, whether a position was ruled).
+/// Returns true when a position was ruled (then the distances to mate must be computed
+/// again).
+pub(super) fn run(
+    g: &Gen<'_>,
+    progress: &dyn Progress,
+    from: Option<(u8, [bool; 2], bool)>,
+) -> Result<bool, TbError> {
     let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
     let dirty = Dirty {
         lose: Bits::new(g.size()),
         win: Bits::new(g.size()),
     };
     let t = std::time::Instant::now();
-    g.mark();
+    if from.is_none() {
+        g.mark();
+    }
     if std::env::var_os("XQDB_PHASES").is_some() {
         eprintln!(
             "  marks {:.2} s, CPU {:.2} s",
@@ -581,13 +589,16 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<bool, TbError>
             super::cpu_seconds()
         );
     }
-    let mut done = [false; 2];
-    let mut any = false;
-    let mut order: u8 = 1;
+    let (mut order, mut done, mut any) = from.unwrap_or((1, [false; 2], false));
     loop {
         if order > code::MAX_ORDER {
             return Err(TbError::TooManyRounds(g.material));
         }
+        g.safe_point(super::Step::Rules {
+            round: order,
+            done,
+            ruled: any,
+        })?;
         pb.status(&format!("round {order}"));
         let t = std::time::Instant::now();
         g.reset_flags();

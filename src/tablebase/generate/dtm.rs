@@ -90,22 +90,26 @@ impl Gen<'_> {
     }
 }
 
-/// Step 4 (see the module documentation).
-pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress) -> Result<(), TbError> {
+/// Step 4 (see the module documentation), from the start or, with `from`, resumed at that
+/// level (the counters set and the levels below done).
+pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Result<(), TbError> {
     let n = g.size();
     let job = g.material.to_string();
-    let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
-    (0..g.chunks()).into_par_iter().for_each(|c| {
-        g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
-        pb.inc(1);
-    });
-    g.check_fault()?;
-    pb.end();
-    if std::env::var_os("XQDB_PHASES").is_some() {
-        eprintln!("  counters, CPU {:.2} s", super::cpu_seconds());
+    if from.is_none() {
+        let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
+        (0..g.chunks()).into_par_iter().for_each(|c| {
+            g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+            pb.inc(1);
+        });
+        g.check_fault()?;
+        pb.end();
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!("  counters, CPU {:.2} s", super::cpu_seconds());
+        }
+        g.safe_point(super::Step::Dtm { next: 0 })?;
     }
     let pb = Phase::begin(progress, &job, "distance to mate", 0);
-    g.levels(Mode::Dtm, &pb)?;
+    g.levels(Mode::Dtm, from.unwrap_or(0), &pb)?;
     pb.end();
     for side in Color::ALL {
         let val = &g.val[side.index()];

@@ -33,6 +33,7 @@ mod bytes;
 mod cycles;
 mod dtm;
 mod params;
+mod resume;
 
 use super::table::{table_material, ProbeMissing, Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
@@ -49,6 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use params::CHUNK;
+pub use resume::{Checkpoint, Meta, State, Step, METRICS};
 
 /// What [`generate`] builds and how.
 #[derive(Copy, Clone)]
@@ -57,13 +59,26 @@ pub struct GenOptions<'a> {
     pub rules: RuleSet,
     /// Where the phases of each table's generation are reported (job: the material).
     pub progress: &'a dyn Progress,
+    /// Where the state is saved at safe points and restored from (none: no checkpoints).
+    pub checkpoint: Option<&'a dyn Checkpoint>,
+    /// Messages for the user: resuming from a checkpoint, a checkpoint ignored, waiting
+    /// for a table another process generates.
+    pub notify: &'a (dyn Fn(&str) + Sync),
+    /// When another process holds a table's lock: wait for it (else fail with
+    /// [`TbError::Locked`]). Used by [`crate::tablebase::pipeline`].
+    pub wait_for_lock: bool,
 }
+
+fn no_notice(_: &str) {}
 
 impl Default for GenOptions<'_> {
     fn default() -> Self {
         GenOptions {
             rules: RuleSet::CheckChase,
             progress: &Silent,
+            checkpoint: None,
+            notify: &no_notice,
+            wait_for_lock: true,
         }
     }
 }
@@ -197,6 +212,10 @@ pub(super) struct Gen<'a> {
     /// Under rule set 1: positions with a capture into a drawn position.
     capdraw: Option<[Bits; 2]>,
     subs: Vec<Sub>,
+    /// The rule set (for checkpoints).
+    rules: RuleSet,
+    /// Where the state goes at safe points.
+    ck: Option<&'a dyn Checkpoint>,
     assigned: AtomicU64,
     overflow: AtomicBool,
     /// An internal inconsistency found by a pass (a bug, reported as an error).
@@ -549,12 +568,12 @@ impl Gen<'_> {
     }
 
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
-    /// smaller tables (steps 2 and 4). Decided positions carry their level in the auxiliary
-    /// byte.
-    fn levels(&self, mode: Mode, pb: &Phase<'_>) -> Result<(), TbError> {
+    /// smaller tables (steps 2 and 4), from level `from` on (the levels below are done).
+    /// Decided positions carry their level in the auxiliary byte.
+    fn levels(&self, mode: Mode, from: u8, pb: &Phase<'_>) -> Result<(), TbError> {
         let n = self.size();
         let sub_max = self.sub_max();
-        let mut level: u8 = 0;
+        let mut level: u8 = from;
         loop {
             self.assigned.store(0, Relaxed);
             let stamp = level.saturating_add(1);
@@ -598,6 +617,12 @@ impl Gen<'_> {
             if level >= MAX_DTM - 1 {
                 return Err(TbError::DtmOverflow(self.material));
             }
+            self.check_fault()?;
+            let next = level + 1;
+            self.safe_point(match mode {
+                Mode::Dtm => Step::Dtm { next },
+                Mode::Counting(_) => Step::Levels { next },
+            })?;
             level += 1;
         }
         self.check_fault()
@@ -653,6 +678,8 @@ pub fn generate(
         aux: [Bytes::new(n, 0xFF), Bytes::new(n, 0xFF)],
         capdraw: cycles.then(|| [Bits::new(n), Bits::new(n)]),
         subs: sub_list,
+        rules: opts.rules,
+        ck: opts.checkpoint,
         assigned: AtomicU64::new(0),
         overflow: AtomicBool::new(false),
         fault: Mutex::new(None),
@@ -669,27 +696,36 @@ pub fn generate(
         }
     };
     let job = material.to_string();
-    let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
-    (0..g.chunks()).into_par_iter().for_each(|c| {
-        g.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
-        pb.inc(1);
-    });
-    pb.end();
-    g.check_fault()?;
+    let resumed = g.resume(opts.notify)?;
+    if resumed.is_none() {
+        let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
+        (0..g.chunks()).into_par_iter().for_each(|c| {
+            g.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+            pb.inc(1);
+        });
+        pb.end();
+        g.check_fault()?;
+        g.safe_point(Step::Levels { next: 0 })?;
+    }
 
-    let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
-    lap("start");
-    g.levels(Mode::Counting(0), &pb)?;
-    pb.end();
-    lap("round 0");
+    if let Some(from) = resume::levels_from(resumed) {
+        let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
+        lap("start");
+        g.levels(Mode::Counting(0), from, &pb)?;
+        pb.end();
+        lap("round 0");
+    }
 
-    let mut ruled = false;
-    if cycles {
-        ruled = cycles::run(&g, opts.progress)?;
+    let mut ruled = matches!(resumed, Some(Step::RulesDone | Step::Dtm { .. }));
+    if cycles && !ruled {
+        ruled = cycles::run(&g, opts.progress, resume::rules_from(resumed))?;
         lap("rules");
+        if ruled {
+            g.safe_point(Step::RulesDone)?;
+        }
     }
     if ruled {
-        dtm::run(&g, opts.progress)?;
+        dtm::run(&g, opts.progress, resume::dtm_from(resumed))?;
         lap("dtm");
     }
     let material = g.material;
