@@ -12,7 +12,7 @@ use xqdb::index::Material;
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{
-    closure, generate_in_order, load_table, peak_rss, Existing, GenSummary,
+    closure, generate_in_order_with, load_table, peak_rss, Existing, GenSummary,
 };
 use xqdb::tablebase::sets::NamedSet;
 use xqdb::tablebase::verify::verify_files_reporting;
@@ -71,8 +71,24 @@ pub struct GenArgs {
     /// need: those must be in the folder (an error lists the missing ones).
     #[arg(long)]
     no_deps: bool,
+    /// Metrics to build, comma-separated: wdl, dtm, dtc (default: all three). WDL and DTM
+    /// are always built when missing (DTC needs them); `dtc` adds the DTC file, also to
+    /// tables whose WDL and DTM files are already there (without regenerating them).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [MetricName::Wdl, MetricName::Dtm, MetricName::Dtc])]
+    metrics: Vec<MetricName>,
     #[command(flatten)]
     common: TableArgs,
+}
+
+/// A metric of `gen --metrics`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum MetricName {
+    /// Win/draw/loss (the .xqw file).
+    Wdl,
+    /// Distance to mate (the .xqd file).
+    Dtm,
+    /// Distance to conversion: plies to the next capture or mate (the .xqc file).
+    Dtc,
 }
 
 /// `xqdb gen`: the materials named and the sets asked for.
@@ -94,15 +110,23 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
                 .into(),
         );
     }
+    let dtc = a.metrics.contains(&MetricName::Dtc);
     let existing = if a.replace {
         Existing::ReplaceOtherRules
     } else {
         Existing::Keep
     };
     if a.no_deps {
-        return gen_no_deps(&targets, &a.common.dir(), a.rules, existing, ui);
+        return gen_no_deps(&targets, &a.common.dir(), a.rules, dtc, existing, ui);
     }
-    gen_tables(&targets, &a.common.dir(), a.rules, existing, ui)
+    gen_order(
+        &closure(&targets),
+        &a.common.dir(),
+        a.rules,
+        dtc,
+        existing,
+        ui,
+    )
 }
 
 /// `gen --no-deps`: the tables named, smallest first, once their sub-tables are all there.
@@ -110,6 +134,7 @@ fn gen_no_deps(
     targets: &[Material],
     dir: &std::path::Path,
     rules: RuleSet,
+    dtc: bool,
     existing: Existing,
     ui: &Ui,
 ) -> Result<(), String> {
@@ -132,7 +157,7 @@ fn gen_no_deps(
         ));
         return Err(msg);
     }
-    gen_order(&named_in_order(targets), dir, rules, existing, ui)
+    gen_order(&named_in_order(targets), dir, rules, dtc, existing, ui)
 }
 
 /// Generate `targets` and what they need into `dir`: a line per table, then a total.
@@ -143,7 +168,7 @@ pub fn gen_tables(
     existing: Existing,
     ui: &Ui,
 ) -> Result<(), String> {
-    gen_order(&closure(targets), dir, rules, existing, ui)
+    gen_order(&closure(targets), dir, rules, true, existing, ui)
 }
 
 /// Generate exactly the tables of `order` (smallest first) into `dir`.
@@ -151,6 +176,7 @@ fn gen_order(
     order: &[Material],
     dir: &std::path::Path,
     rules: RuleSet,
+    dtc: bool,
     existing: Existing,
     ui: &Ui,
 ) -> Result<(), String> {
@@ -163,10 +189,17 @@ fn gen_order(
         rules,
         progress: &bars,
     };
-    generate_in_order(order, dir, opts, existing, |s| {
+    generate_in_order_with(order, dir, opts, dtc, existing, |s| {
         if s.skipped {
             present += 1;
-            if !ui.quiet {
+            bytes += s.written.dtc_bytes;
+            if !ui.quiet && s.written.dtc_bytes > 0 {
+                println!(
+                    "{:<10} present, every block checked; DTC file added ({})",
+                    s.material.to_string(),
+                    size(s.written.dtc_bytes)
+                );
+            } else if !ui.quiet {
                 println!(
                     "{:<10} present, every block checked",
                     s.material.to_string()
@@ -174,7 +207,7 @@ fn gen_order(
             }
         } else {
             generated += 1;
-            bytes += s.written.wdl_bytes + s.written.dtm_bytes;
+            bytes += s.written.wdl_bytes + s.written.dtm_bytes + s.written.dtc_bytes;
             if !ui.quiet {
                 print_summary(s, ui.verbose);
             }
@@ -201,12 +234,17 @@ pub fn print_summary(s: &GenSummary, verbose: bool) {
         None => "generated".to_string(),
     };
     println!(
-        "{:<10} {what}: {} positions in {:.2} s, files {} + {}",
+        "{:<10} {what}: {} positions in {:.2} s, files {} + {}{}",
         s.material.to_string(),
         s.positions,
         s.seconds,
         size(s.written.wdl_bytes),
-        size(s.written.dtm_bytes)
+        size(s.written.dtm_bytes),
+        if s.written.dtc_bytes > 0 {
+            format!(" + {} (DTC)", size(s.written.dtc_bytes))
+        } else {
+            String::new()
+        }
     );
     if !verbose {
         return;

@@ -1,10 +1,13 @@
 //! Endgame tablebases: retrograde generation, storage, probing and verification.
 
+pub mod dtc_code;
 pub mod file;
 pub mod generate;
 pub mod pipeline;
+pub mod pipeline_dtc;
 pub mod plan;
 pub mod probe;
+pub mod probe_dtc;
 pub mod sets;
 pub mod table;
 pub mod values;

@@ -23,6 +23,9 @@ pub struct Table {
     /// position (a [`super::values::Verdict`], 255 for illegal placements). None when every
     /// verdict is the plain one of `values`.
     pub verdicts: Option<[Vec<u8>; 2]>,
+    /// When computed or loaded: `dtc[side to move][index]`, the distance to conversion in
+    /// plies of decided positions ([`super::values::DRAW`] and [`ILLEGAL`] as in `values`).
+    pub dtc: Option<[Vec<u8>; 2]>,
 }
 
 impl Table {
@@ -155,6 +158,9 @@ pub enum TbError {
     /// A distance to mate beyond the one-byte format.
     #[error("{0}: a distance to mate exceeds {max} plies, beyond the one-byte format", max = super::values::MAX_DTM)]
     DtmOverflow(Material),
+    /// A distance to conversion beyond the generation byte.
+    #[error("{0}: a distance to conversion exceeds {max} plies, beyond what the generator holds", max = super::generate::DTC_MAX)]
+    DtcOverflow(Material),
     /// File input or output.
     #[error("{path}: {source}")]
     Io {

@@ -1,0 +1,149 @@
+//! Probing the distance to conversion (DTC) and the natural limit.
+//!
+//! Under Chinese rules a game is drawn after a number of plies without a capture (the natural
+//! limit: 60 moves by each side, 120 plies; some engines count 100). A won position whose DTC
+//! is within the limit can be converted before the limit draws it; one beyond it is a win the
+//! limit may spoil (as chess's cursed wins under the 50-move rule), and its loser may be saved.
+
+use super::dtc_code;
+use super::file::Metric;
+use super::probe::{MoveOutcome, ProbeError, Tablebases};
+use super::values::Wdl;
+use crate::board::{Move, Position};
+
+/// The natural limit in plies when none is given: 60 moves by each side.
+pub const DEFAULT_NATURAL_LIMIT: u32 = 120;
+
+/// The outcome of a position with the natural limit in mind (for the side to move).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LimitClass {
+    /// Wins, and can capture or mate within the limit.
+    WinWithinLimit,
+    /// Wins by the tables, but best play needs more plies to the next capture or mate than
+    /// the limit: the limit may spoil the win (a cursed win).
+    WinLimitMaySpoil,
+    /// Draw.
+    Draw,
+    /// Loses, and the limit may save it (the winner's conversion takes longer than the limit).
+    LossLimitMaySave,
+    /// Loses within the limit.
+    LossWithinLimit,
+}
+
+impl LimitClass {
+    /// The class of an outcome and DTC under a natural limit of `limit` plies.
+    pub fn of(wdl: Wdl, dtc: Option<u32>, limit: u32) -> LimitClass {
+        match (wdl, dtc) {
+            (Wdl::Win, Some(c)) if c <= limit => LimitClass::WinWithinLimit,
+            (Wdl::Win, _) => LimitClass::WinLimitMaySpoil,
+            (Wdl::Loss, Some(c)) if c <= limit => LimitClass::LossWithinLimit,
+            (Wdl::Loss, _) => LimitClass::LossLimitMaySave,
+            (Wdl::Draw, _) => LimitClass::Draw,
+        }
+    }
+
+    /// In words, for the side to move.
+    pub fn describe(self) -> &'static str {
+        match self {
+            LimitClass::WinWithinLimit => "win within the limit",
+            LimitClass::WinLimitMaySpoil => "win that the limit may spoil",
+            LimitClass::Draw => "draw",
+            LimitClass::LossLimitMaySave => "loss that the limit may save",
+            LimitClass::LossWithinLimit => "loss within the limit",
+        }
+    }
+}
+
+/// A legal move with its outcome, DTM and DTC (both counted from before the move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDtc {
+    /// The move, its outcome for the mover and its DTM.
+    pub outcome: MoveOutcome,
+    /// Plies to conversion from before the move: 1 for a capture, else one more than the
+    /// position after it (None for a draw).
+    pub dtc: Option<u32>,
+}
+
+impl Tablebases {
+    /// Distance to conversion in plies (None for a draw); needs the table's DTC file.
+    pub fn probe_dtc(&self, pos: &Position) -> Result<Option<u32>, ProbeError> {
+        let (_, dtm) = self.probe_dtm(pos)?;
+        let Some(dtm) = dtm else {
+            return Ok(None);
+        };
+        let b = self.byte(pos, Metric::Dtc)?;
+        let dtm = dtm as u8;
+        dtc_code::decode(dtm, b)
+            .map(|c| Some(c as u32))
+            .ok_or_else(|| self.corrupt(pos, format!("DTC byte {b} contradicts the DTM {dtm}")))
+    }
+
+    /// Outcome, DTM and DTC of a position, and its class under a natural limit of `limit`
+    /// plies.
+    pub fn probe_limit(
+        &self,
+        pos: &Position,
+        limit: u32,
+    ) -> Result<(Wdl, Option<u32>, Option<u32>, LimitClass), ProbeError> {
+        let (wdl, dtm) = self.probe_dtm(pos)?;
+        let dtc = self.probe_dtc(pos)?;
+        Ok((wdl, dtm, dtc, LimitClass::of(wdl, dtc, limit)))
+    }
+
+    /// Every legal move with its DTM and DTC, in the order of [`Tablebases::best_moves`].
+    pub fn moves_dtc(&self, pos: &Position) -> Result<Vec<MoveDtc>, ProbeError> {
+        let mut out = Vec::new();
+        for o in self.best_moves(pos)? {
+            let dtc = if o.wdl == Wdl::Draw {
+                None
+            } else if pos.piece_at(o.mv.to()).is_some() {
+                Some(1)
+            } else {
+                self.probe_dtc(&pos.after(o.mv))?.map(|c| c + 1)
+            };
+            out.push(MoveDtc { outcome: o, dtc });
+        }
+        Ok(out)
+    }
+
+    /// The move that converts fastest for a winner (the smallest DTC among winning moves,
+    /// then the fastest mate) or delays longest for a loser (the largest DTC among the moves
+    /// the rules permit, then the slowest mate); None for a draw or no move.
+    pub fn best_dtc_move(&self, pos: &Position) -> Result<Option<MoveDtc>, ProbeError> {
+        let (wdl, _) = self.probe_dtm(pos)?;
+        let moves = self.moves_dtc(pos)?;
+        let pick = match wdl {
+            Wdl::Draw => None,
+            Wdl::Win => moves
+                .into_iter()
+                .filter(|m| m.outcome.wdl == Wdl::Win)
+                .min_by_key(|m| (m.dtc, m.outcome.dtm)),
+            Wdl::Loss => moves
+                .into_iter()
+                .filter(|m| m.outcome.forbidden.is_none())
+                .max_by_key(|m| (m.dtc, m.outcome.dtm)),
+        };
+        Ok(pick)
+    }
+
+    /// The line from `pos` to the next conversion: the winner converts as fast as it can,
+    /// the loser delays as long as it can without a move the rules forbid. It ends with the
+    /// capture, at mate, or at a ruling whose every move is forbidden; its length is the
+    /// DTC of `pos` (empty for a draw or a position lost now).
+    pub fn best_dtc_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, ProbeError> {
+        let mut line = Vec::new();
+        let mut p = pos.clone();
+        while line.len() < max_plies {
+            let Some(best) = self.best_dtc_move(&p)? else {
+                break;
+            };
+            line.push(best.outcome.mv);
+            let capture = p.piece_at(best.outcome.mv.to()).is_some();
+            p.play(best.outcome.mv);
+            if capture {
+                break;
+            }
+        }
+        Ok(line)
+    }
+}
