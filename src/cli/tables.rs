@@ -343,8 +343,16 @@ pub fn info(a: InfoArgs) -> Result<(), String> {
         print_header(&f);
         total += f.file_size();
     }
-    let t = load_table(&dir, &name, true).map_err(|e| e.to_string())?;
+    let mut t = load_table(&dir, &name, true).map_err(|e| e.to_string())?;
     println!("checksums:   headers and every block of both files OK");
+    let dtc_path = table_path(&dir, &name, Metric::Dtc);
+    if dtc_path.exists() {
+        let f = TableFile::open(&dtc_path, Some((name, Metric::Dtc))).map_err(|e| e.to_string())?;
+        print_header(&f);
+        total += f.file_size();
+        xqdb::tablebase::pipeline_dtc::load_dtc(&dir, &mut t).map_err(|e| e.to_string())?;
+        println!("checksums:   DTC file header and every block OK");
+    }
     let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
     for (side, c) in Color::ALL.iter().zip(counts) {
         println!(
@@ -355,6 +363,18 @@ pub fn info(a: InfoArgs) -> Result<(), String> {
     println!("DTM histogram (plies: positions, both sides to move):");
     for (d, n) in t.dtm_histogram() {
         println!("  {d:>3}: {n}");
+    }
+    if t.dtc.is_some() {
+        println!("DTC histogram (plies to capture or mate: positions, both sides to move):");
+        for (d, n) in t.dtc_histogram() {
+            println!("  {d:>3}: {n}");
+        }
+        if let Some((v, i, side)) = t.longest_dtc() {
+            let pieces = t.index.unrank_pieces(i).map_err(|e| e.to_string())?;
+            let pos =
+                xqdb::board::Position::from_pieces(&pieces, side).map_err(|e| e.to_string())?;
+            println!("longest conversion: {v} plies, {}", pos.to_fen());
+        }
     }
     println!(
         "total size:  {total} bytes, {:.3} bits per position",
@@ -372,8 +392,13 @@ pub fn print_header(f: &TableFile) {
         h.material, h.metric, h.version, h.rules, h.index_scheme
     );
     println!(
-        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest mate {} plies",
-        h.positions, h.blocks, h.block_size, h.dict_len, h.max_dtm
+        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest {} {} plies",
+        h.positions,
+        h.blocks,
+        h.block_size,
+        h.dict_len,
+        if h.metric == Metric::Dtc { "conversion" } else { "mate" },
+        h.max_dtm
     );
     println!(
         "size:        {} bytes, {:.3} bits per position",

@@ -51,6 +51,33 @@ impl Table {
         h
     }
 
+    /// Number of decided positions (both sides to move) per distance to conversion (empty
+    /// when `dtc` is not loaded).
+    pub fn dtc_histogram(&self) -> std::collections::BTreeMap<u8, u64> {
+        let mut h = std::collections::BTreeMap::new();
+        for &v in self.dtc.iter().flatten().flatten() {
+            if v <= super::values::MAX_DTM {
+                *h.entry(v).or_insert(0u64) += 1;
+            }
+        }
+        h
+    }
+
+    /// Longest distance to conversion and one index and side where it occurs (None when
+    /// `dtc` is not loaded or nothing is decided).
+    pub fn longest_dtc(&self) -> Option<(u8, u64, Color)> {
+        let dtc = self.dtc.as_ref()?;
+        let mut best: Option<(u8, u64, Color)> = None;
+        for c in Color::ALL {
+            for (i, &v) in dtc[c.index()].iter().enumerate() {
+                if v <= super::values::MAX_DTM && best.is_none_or(|b| v > b.0) {
+                    best = Some((v, i as u64, c));
+                }
+            }
+        }
+        best
+    }
+
     /// Highest decided value and one index and side where it occurs.
     pub fn longest(&self) -> Option<(u8, u64, Color)> {
         let mut best: Option<(u8, u64, Color)> = None;
