@@ -289,10 +289,15 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
             println!(
-                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked), {} mismatches",
+                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked{}), {} mismatches",
                 rep.checked,
                 start.elapsed().as_secs_f64(),
                 rep.rulings,
+                if rep.dtc_checked > 0 {
+                    format!("; {} distances to conversion", rep.dtc_checked)
+                } else {
+                    String::new()
+                },
                 rep.mismatches
             );
         }

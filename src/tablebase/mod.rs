@@ -12,6 +12,7 @@ pub mod sets;
 pub mod table;
 pub mod values;
 pub mod verify;
+pub mod verify_dtc;
 
 pub use generate::generate;
 pub use probe::{MoveOutcome, ProbeError, Tablebases};
