@@ -139,10 +139,9 @@ fn dtc_never_exceeds_dtm_and_a_winning_capture_is_one() {
     let mut one_capture = 0;
     for side in Color::ALL {
         let s = side.index();
-        for i in 0..t.index.size() as usize {
-            let (v, c) = (t.values[s][i], dtc[s][i]);
+        for (i, (&v, &c)) in t.values[s].iter().zip(&dtc[s]).enumerate() {
             if v > MAX_DTM {
-                assert_eq!(c > MAX_DTM, true, "a DTC for a draw or illegal index {i}");
+                assert!(c > MAX_DTM, "a DTC for a draw or illegal index {i}");
                 continue;
             }
             assert!(c <= v, "index {i} side {side}: DTC {c} above DTM {v}");
@@ -299,4 +298,74 @@ fn verify_catches_a_corrupted_dtc() {
     dtc[0][i] -= 1;
     let bad = verify_dtc(&t, &set, &xqdb::progress::Silent);
     assert!(bad.mismatches >= 1, "a corrupted DTC passes verification");
+}
+
+#[test]
+fn the_engine_keeps_the_win_within_the_natural_limit_then_mates_fastest() {
+    use std::sync::atomic::AtomicBool;
+    let dir = folder();
+    let tb = Tablebases::open(dir.path());
+    let mut engine = xqdb::engine::Engine::new();
+    engine.set_tables(dir.path().to_path_buf()).expect("folder");
+    engine.use_book = false;
+    let t = tables().1;
+    let mut checked = [0; 3];
+    for i in (0..t.index.size()).step_by(211) {
+        let Ok(pieces) = t.index.unrank_pieces(i) else {
+            continue;
+        };
+        let Ok(p) = Position::from_pieces(&pieces, Color::Red) else {
+            continue;
+        };
+        if p.check_placement_legal().is_err() {
+            continue;
+        }
+        let (w, dtm) = tb.probe_dtm(&p).expect("probe");
+        let dtc = tb.probe_dtc(&p).expect("probe");
+        let (Wdl::Win, Some(dtm), Some(dtc)) = (w, dtm, dtc) else {
+            continue;
+        };
+        let choice = |engine: &mut xqdb::engine::Engine, limit: u32| {
+            engine.natural_limit = limit;
+            engine.set_position(&p.to_fen(), &[]).expect("position");
+            let stop = AtomicBool::new(false);
+            let m = engine
+                .think(&xqdb::engine::time::Clock::default(), &stop, |_| {})
+                .best
+                .expect("a move");
+            let o = tb.moves_dtc(&p).expect("moves");
+            o.into_iter()
+                .find(|x| x.outcome.mv == m)
+                .expect("a legal move")
+        };
+        // every conversion of KRKN is within 120 plies: the fastest mate
+        let wide = choice(&mut engine, 120);
+        assert_eq!(
+            wide.outcome.dtm,
+            Some(dtm),
+            "{}: not the fastest mate",
+            p.to_fen()
+        );
+        checked[0] += 1;
+        if dtc < dtm {
+            // a limit of exactly the DTC: only the fastest conversions keep the win
+            let tight = choice(&mut engine, dtc);
+            assert_eq!(
+                tight.dtc,
+                Some(dtc),
+                "{}: the win leaves the limit",
+                p.to_fen()
+            );
+            checked[1] += 1;
+            // positions where the fastest mate converts later than the limit allows
+            if wide.dtc != Some(dtc) {
+                checked[2] += 1;
+            }
+        }
+    }
+    eprintln!("engine root choice: {checked:?} (all, DTC < DTM, fastest mate beyond the limit)");
+    assert!(
+        checked[0] > 100 && checked[2] > 10,
+        "{checked:?} positions checked"
+    );
 }

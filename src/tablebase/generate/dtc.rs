@@ -143,7 +143,7 @@ impl Dtc<'_> {
 
     /// The position `i` (side `x` to move) of DTC `level` acts on its predecessors.
     fn retro(&self, i: usize, x: Color, level: u8) {
-        let child_loss = self.table.values[x.index()][i] % 2 == 0;
+        let child_loss = self.table.values[x.index()][i].is_multiple_of(2);
         let child_order = self.verdict(x.index(), i).0;
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         let Some(dedupe) = self.g.predecessors(i as u64, x, &mut preds) else {
