@@ -92,6 +92,39 @@ fn bench_probe(c: &mut Criterion) {
             black_box(uncached.probe_dtm(&positions[i]).unwrap())
         })
     });
+    // DTC needs the table's .xqc file (`xqdb gen` builds it by default)
+    if table_path(&dir, &m, Metric::Dtc).exists() {
+        let f =
+            TableFile::open(&table_path(&dir, &m, Metric::Dtc), Some((m, Metric::Dtc))).unwrap();
+        println!(
+            "{m} Dtc: {} bytes ({:.1} % of the public generator's 7,228,488), {:.3} bits per position",
+            f.file_size(),
+            100.0 * f.file_size() as f64 / 7_228_488.0,
+            f.file_size() as f64 * 8.0 / (2 * f.header.positions) as f64
+        );
+        for p in &positions {
+            cached.probe_dtc(p).unwrap();
+        }
+        group.bench_function("dtc_cached_blocks", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % positions.len();
+                black_box(cached.probe_dtc(&positions[i]).unwrap())
+            })
+        });
+        group.bench_function("dtc_decompress_blocks", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % positions.len();
+                black_box(uncached.probe_dtc(&positions[i]).unwrap())
+            })
+        });
+    } else {
+        println!(
+            "{m}: no DTC file in {}: DTC probes not measured",
+            dir.display()
+        );
+    }
     group.finish();
 }
 

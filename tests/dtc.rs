@@ -255,6 +255,15 @@ fn lines_replay_to_a_conversion_verify_passes_and_batch_has_the_column() {
     }
     assert!(lines > 1000, "{lines} lines replayed");
 
+    // the file (wins stored, losses derived from their moves) gives back every DTC
+    let mut loaded =
+        xqdb::tablebase::pipeline::load_table(dir.path(), &krkn(), true).expect("load");
+    xqdb::tablebase::pipeline_dtc::load_dtc(dir.path(), &mut loaded).expect("DTC file");
+    assert!(
+        loaded.dtc == t.dtc,
+        "the DTC file does not give back the computed DTC"
+    );
+
     let rep = verify_files(dir.path(), &krkn()).expect("verify");
     assert_eq!(rep.mismatches, 0, "{:?}", rep.examples);
     assert!(

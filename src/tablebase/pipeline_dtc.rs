@@ -109,19 +109,103 @@ pub fn load_dtc(dir: &Path, table: &mut Table) -> Result<(), TbError> {
     let all = f.read_all().map_err(|e| corrupt(e.to_string()))?;
     let n = table.values[0].len();
     let mut dtc = [all[..n].to_vec(), all[n..].to_vec()];
+    drop(all);
+    // wins from their bytes
     for (s, side) in dtc.iter_mut().enumerate() {
         for (i, (b, &v)) in side.iter_mut().zip(&table.values[s]).enumerate() {
             *b = match v {
                 ILLEGAL => ILLEGAL,
                 v if v > MAX_DTM => DRAW,
-                v => super::dtc_code::decode(v, *b).ok_or_else(|| {
+                v if v % 2 == 1 => super::dtc_code::decode_win(v, *b).ok_or_else(|| {
                     corrupt(format!(
                         "side {s} index {i}: DTC byte {b} contradicts the DTM {v}"
                     ))
                 })?,
+                _ => 0,
             };
         }
     }
+    // losses from their moves (into wins of the other side to move)
+    for s in 0..2 {
+        let (this, other) = if s == 0 {
+            let (a, b) = dtc.split_at_mut(1);
+            (&mut a[0], &b[0])
+        } else {
+            let (a, b) = dtc.split_at_mut(1);
+            (&mut b[0], &a[0])
+        };
+        derive_losses(table, s, this, other).map_err(&corrupt)?;
+    }
     table.dtc = Some(dtc);
+    Ok(())
+}
+
+/// The DTC of every lost position of side `s` (into `this`), from the wins of the other side
+/// to move (`other`): see [`super::dtc_code`].
+fn derive_losses(table: &Table, s: usize, this: &mut [u8], other: &[u8]) -> Result<(), String> {
+    use super::values::Verdict;
+    use crate::board::Position;
+    use crate::index::PieceList;
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let side = Color::ALL[s];
+    let verdict = |t: usize, i: usize| {
+        table
+            .verdicts
+            .as_ref()
+            .map_or(Some(Verdict::plain(super::values::Wdl::Win)), |v| {
+                Verdict::decode(v[t][i])
+            })
+    };
+    this.par_chunks_mut(CHUNK)
+        .enumerate()
+        .try_for_each(|(c, chunk)| -> Result<(), String> {
+            let mut pieces = PieceList::new();
+            for (k, b) in chunk.iter_mut().enumerate() {
+                let i = c * CHUNK + k;
+                let v = table.values[s][i];
+                if v > MAX_DTM || v % 2 == 1 {
+                    continue;
+                }
+                let pos = table
+                    .index
+                    .unrank_into(i as u64, &mut pieces)
+                    .then(|| Position::from_pieces(&pieces, side).ok())
+                    .flatten()
+                    .ok_or_else(|| format!("side {s} index {i}: decided but undecodable"))?;
+                let here =
+                    verdict(s, i).ok_or_else(|| format!("side {s} index {i}: no verdict"))?;
+                let mut moves = Vec::new();
+                for m in pos.legal_moves() {
+                    if pos.piece_at(m.to()).is_some() {
+                        moves.push(None);
+                        continue;
+                    }
+                    let child = pos.after(m);
+                    let j = table
+                        .index
+                        .rank_position(&child)
+                        .ok_or_else(|| format!("{}: a move leaves the index", pos.to_fen()))?
+                        as usize;
+                    let t = 1 - s;
+                    let cv = table.values[t][j];
+                    if cv > MAX_DTM || cv % 2 == 0 {
+                        return Err(format!(
+                            "{}: a lost position with a move that does not lose",
+                            pos.to_fen()
+                        ));
+                    }
+                    if here.ruling.is_some() {
+                        let ok = verdict(t, j).is_some_and(|x| x.order < here.order);
+                        if !ok {
+                            continue;
+                        }
+                    }
+                    moves.push(Some(other[j]));
+                }
+                *b = super::dtc_code::loss_dtc(moves);
+            }
+            Ok(())
+        })?;
     Ok(())
 }

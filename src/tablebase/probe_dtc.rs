@@ -65,16 +65,54 @@ pub struct MoveDtc {
 }
 
 impl Tablebases {
-    /// Distance to conversion in plies (None for a draw); needs the table's DTC file.
+    /// Distance to conversion in plies (None for a draw); needs the table's DTC file. A win
+    /// reads one byte; a loss is derived from its moves (the file stores wins only: see
+    /// [`dtc_code`]).
     pub fn probe_dtc(&self, pos: &Position) -> Result<Option<u32>, ProbeError> {
-        let (_, dtm) = self.probe_dtm(pos)?;
-        let Some(dtm) = dtm else {
-            return Ok(None);
+        let here = self.probe_verdict(pos)?;
+        match here.wdl {
+            Wdl::Draw => Ok(None),
+            Wdl::Win => self.win_dtc(pos).map(|c| Some(c as u32)),
+            Wdl::Loss => {
+                let mut moves = Vec::new();
+                for m in pos.legal_moves() {
+                    if pos.piece_at(m.to()).is_some() {
+                        moves.push(None);
+                        continue;
+                    }
+                    let child = pos.after(m);
+                    if here.ruling.is_some() {
+                        // a ruling may play only moves into positions decided before its round
+                        let cv = self.probe_verdict(&child)?;
+                        if !(cv.wdl == Wdl::Win && cv.order < here.order) {
+                            continue;
+                        }
+                    }
+                    moves.push(Some(self.win_dtc(&child)?));
+                }
+                Ok(Some(dtc_code::loss_dtc(moves) as u32))
+            }
+        }
+    }
+
+    /// The DTC of a position that must be a win (an error otherwise: a corrupt table).
+    fn win_dtc(&self, pos: &Position) -> Result<u8, ProbeError> {
+        let (wdl, dtm) = self.probe_dtm(pos)?;
+        let dtm = match (wdl, dtm) {
+            (Wdl::Win, Some(d)) => d as u8,
+            _ => {
+                return Err(self.corrupt(
+                    pos,
+                    format!("a lost position's move leads to {wdl:?}, not a win"),
+                ))
+            }
         };
+        if dtm == 1 {
+            // a mate in one is not stored
+            return Ok(1);
+        }
         let b = self.byte(pos, Metric::Dtc)?;
-        let dtm = dtm as u8;
-        dtc_code::decode(dtm, b)
-            .map(|c| Some(c as u32))
+        dtc_code::decode_win(dtm, b)
             .ok_or_else(|| self.corrupt(pos, format!("DTC byte {b} contradicts the DTM {dtm}")))
     }
 
