@@ -378,3 +378,33 @@ fn the_engine_keeps_the_win_within_the_natural_limit_then_mates_fastest() {
         "{checked:?} positions checked"
     );
 }
+
+#[test]
+fn the_c_api_probes_dtc() {
+    use std::ffi::CString;
+    use xqdb::ffi::{xqdb_probe_dtc_fen, xqdb_tables_close, xqdb_tables_open, XqdbStatus, XqdbWdl};
+    let dir = folder();
+    let tb = Tablebases::open(dir.path());
+    let path = CString::new(dir.path().to_str().expect("UTF-8 path")).expect("no NUL");
+    let mut h = std::ptr::null_mut();
+    // SAFETY: a NUL-terminated path and a writable pointer.
+    assert_eq!(
+        unsafe { xqdb_tables_open(path.as_ptr(), 0, &mut h) },
+        XqdbStatus::Ok
+    );
+    for fen in [
+        "5k3/9/9/9/9/R8/9/9/9/3K1n3 b",
+        "9/9/5k3/9/9/9/9/4K4/9/4R3n b",
+    ] {
+        let p = Position::from_fen(fen).expect("fen");
+        let c = CString::new(fen).expect("no NUL");
+        let (mut w, mut d) = (XqdbWdl::Draw, 0i32);
+        // SAFETY: a live handle, a NUL-terminated FEN and writable outputs.
+        let st = unsafe { xqdb_probe_dtc_fen(h, c.as_ptr(), &mut w, &mut d) };
+        assert_eq!(st, XqdbStatus::Ok, "{fen}");
+        let want = tb.probe_dtc(&p).expect("probe").map_or(-1, |c| c as i32);
+        assert_eq!(d, want, "{fen}");
+    }
+    // SAFETY: the handle from xqdb_tables_open, closed once.
+    unsafe { xqdb_tables_close(h) };
+}

@@ -65,6 +65,12 @@ pub struct MoveDtc {
 }
 
 impl Tablebases {
+    /// True when the DTC file of `m`'s table is in the folder (not checked).
+    pub fn has_dtc(&self, m: &crate::index::Material) -> bool {
+        let (name, _) = super::table::table_material(*m);
+        super::file::table_path(self.dir(), &name, Metric::Dtc).exists()
+    }
+
     /// Distance to conversion in plies (None for a draw); needs the table's DTC file. A win
     /// reads one byte; a loss is derived from its moves (the file stores wins only: see
     /// [`dtc_code`]).
