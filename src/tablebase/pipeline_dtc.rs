@@ -189,7 +189,7 @@ fn derive_losses(table: &Table, s: usize, this: &mut [u8], other: &[u8]) -> Resu
                         as usize;
                     let t = 1 - s;
                     let cv = table.values[t][j];
-                    if cv > MAX_DTM || cv % 2 == 0 {
+                    if cv > MAX_DTM || cv.is_multiple_of(2) {
                         return Err(format!(
                             "{}: a lost position with a move that does not lose",
                             pos.to_fen()
