@@ -9,7 +9,7 @@ use xqdb::board::{Color, Position};
 use xqdb::index::{Material, PlacementIndex};
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::pipeline::{files_valid, generate_set};
-use xqdb::tablebase::Tablebases;
+use xqdb::tablebase::{Tablebases, Wdl};
 
 fn tables_dir(m: &Material) -> PathBuf {
     let dir = std::env::var_os("XQDB_BENCH_TABLES")
@@ -92,6 +92,58 @@ fn bench_probe(c: &mut Criterion) {
             black_box(uncached.probe_dtm(&positions[i]).unwrap())
         })
     });
+    // DTC needs the table's .xqc file (`xqdb gen` builds it by default)
+    if table_path(&dir, &m, Metric::Dtc).exists() {
+        let f =
+            TableFile::open(&table_path(&dir, &m, Metric::Dtc), Some((m, Metric::Dtc))).unwrap();
+        println!(
+            "{m} Dtc: {} bytes ({:.1} % of the public generator's 7,228,488), {:.3} bits per position",
+            f.file_size(),
+            100.0 * f.file_size() as f64 / 7_228_488.0,
+            f.file_size() as f64 * 8.0 / (2 * f.header.positions) as f64
+        );
+        for p in &positions {
+            cached.probe_dtc(p).unwrap();
+        }
+        group.bench_function("dtc_cached_blocks", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % positions.len();
+                black_box(cached.probe_dtc(&positions[i]).unwrap())
+            })
+        });
+        // by outcome: a win reads one byte of each file, a loss probes the wins after its
+        // moves; with a cache that holds every block those need
+        let big = Tablebases::with_cache(&dir, 1 << 30);
+        for (name, want) in [("dtc_win_cached", Wdl::Win), ("dtc_loss_cached", Wdl::Loss)] {
+            let some: Vec<&Position> = positions
+                .iter()
+                .filter(|p| big.probe_wdl(p).unwrap() == want)
+                .collect();
+            for p in &some {
+                big.probe_dtc(p).unwrap();
+            }
+            group.bench_function(name, |b| {
+                let mut i = 0;
+                b.iter(|| {
+                    i = (i + 1) % some.len();
+                    black_box(big.probe_dtc(some[i]).unwrap())
+                })
+            });
+        }
+        group.bench_function("dtc_decompress_blocks", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % positions.len();
+                black_box(uncached.probe_dtc(&positions[i]).unwrap())
+            })
+        });
+    } else {
+        println!(
+            "{m}: no DTC file in {}: DTC probes not measured",
+            dir.display()
+        );
+    }
     group.finish();
 }
 

@@ -540,10 +540,11 @@ XqdbStatus xqdb_probe_dtm_fen(const struct XqdbTables *tables,
                               int32_t *dtm);
 
 /**
- * DTC probe: the verdict and the distance in plies to the next capture (or mate) with best
- * play. DTC tables are not generated yet: after checking its arguments and the position
- * this returns `XQDB_STATUS_NOT_AVAILABLE` and writes nothing. Engines can call it today
- * and fall back to `xqdb_probe_dtm` on that code.
+ * DTC probe: the verdict and the distance in plies to the next capture or mate with best
+ * play (the winner converts fastest, the loser delays; -1 for a draw). Reads the WDL, DTM
+ * and DTC (`.xqc`) files of the material; a lost position also probes the positions after
+ * its moves. Without a DTC file it returns `XQDB_STATUS_NOT_AVAILABLE` and writes nothing:
+ * fall back to `xqdb_probe_dtm` on that code.
  *
  * # Safety
  * `tables` is a live handle; `board` points to 90 readable bytes; `wdl`, `dtc` writable.

@@ -89,7 +89,11 @@ fn gen_no_deps_needs_the_sub_tables_and_builds_only_the_named() {
     files.sort();
     assert_eq!(
         files,
-        ["KK.xqd", "KK.xqw", "KPK.xqd", "KPK.xqw", "KRK.xqd", "KRK.xqw", "KRKP.xqd", "KRKP.xqw"]
+        // WDL, DTM and (gen's default) DTC files
+        [
+            "KK.xqc", "KK.xqd", "KK.xqw", "KPK.xqc", "KPK.xqd", "KPK.xqw", "KRK.xqc", "KRK.xqd",
+            "KRK.xqw", "KRKP.xqc", "KRKP.xqd", "KRKP.xqw"
+        ]
     );
     let (ok, _, err) = xqdb(&["verify", "KRKP", "--tables", d, "-q"]);
     assert!(ok, "{err}");

@@ -7,7 +7,7 @@ use xqdb::board::{Color, Position};
 use xqdb::index::Material;
 use xqdb::records::Notation;
 use xqdb::tablebase::values::{Ruling, Verdict};
-use xqdb::tablebase::{Tablebases, Wdl};
+use xqdb::tablebase::{ProbeError, Tablebases, Wdl};
 
 /// Arguments of `xqdb probe`.
 #[derive(clap::Args)]
@@ -15,11 +15,18 @@ pub struct ProbeArgs {
     /// A FEN (quoted).
     #[arg(required_unless_present = "batch")]
     fen: Option<String>,
-    /// Also print the whole optimal line to mate (or to the ruling).
+    /// Also print the whole optimal line to mate (or to the ruling); with `--metric dtc`,
+    /// the line to the next conversion (capture or mate).
     #[arg(long)]
     line: bool,
+    /// The metric of `--line`: dtm (fastest mate) or dtc (fastest conversion).
+    #[arg(long, value_enum, default_value_t = LineMetric::Dtm)]
+    metric: LineMetric,
+    /// The natural limit in plies (a win whose conversion takes longer may be spoilt).
+    #[arg(long, value_name = "PLIES", default_value_t = xqdb::tablebase::probe_dtc::DEFAULT_NATURAL_LIMIT)]
+    limit: u32,
     /// Probe one FEN per line of FILE (`-` for standard input) and print
-    /// FEN<TAB>WDL<TAB>DTM lines.
+    /// FEN<TAB>WDL<TAB>DTM<TAB>DTC lines.
     #[arg(long, value_name = "FILE", conflicts_with = "fen")]
     batch: Option<PathBuf>,
     /// Move notation: iccs, wxf or chinese.
@@ -27,6 +34,15 @@ pub struct ProbeArgs {
     notation: Notation,
     #[command(flatten)]
     common: TableArgs,
+}
+
+/// The metric of `probe --line`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum LineMetric {
+    /// Distance to mate.
+    Dtm,
+    /// Distance to conversion.
+    Dtc,
 }
 
 /// Probing answers only for endings with at most this many pieces besides the kings (more
@@ -56,8 +72,29 @@ pub fn probe(a: ProbeArgs, ui: &Ui) -> Result<(), String> {
     let rules = tb.rules(&pos).map_err(|e| e.to_string())?;
     print_verdict(&pos, &tb, here)?;
     println!("Rule set {rules}");
-    print_moves(&pos, &tb, a.notation)?;
-    if a.line {
+    // the DTC file is optional: without it the DTC is left out
+    let dtc = match tb.probe_limit(&pos, a.limit) {
+        Ok((_, _, dtc, class)) => {
+            let c = dtc.map_or("-".to_string(), plies);
+            println!(
+                "DTC {c}: {} (natural limit {})",
+                class.describe(),
+                plies(a.limit)
+            );
+            true
+        }
+        Err(ProbeError::Missing { .. }) => false,
+        Err(e) => return Err(e.to_string()),
+    };
+    print_moves(&pos, &tb, a.notation, dtc)?;
+    if a.line && a.metric == LineMetric::Dtc {
+        if !dtc {
+            return Err(
+                "--metric dtc needs the table's DTC file: run `xqdb gen` with --metrics dtc".into(),
+            );
+        }
+        print_dtc_line(&pos, &tb, a.notation)?;
+    } else if a.line {
         print_line(&pos, &tb, here, a.notation)?;
     }
     Ok(())
@@ -131,12 +168,25 @@ fn print_verdict(pos: &Position, tb: &Tablebases, here: Verdict) -> Result<(), S
     Ok(())
 }
 
-/// `Moves, best first:` and a line per legal move with the verdict after it.
-fn print_moves(pos: &Position, tb: &Tablebases, n: Notation) -> Result<(), String> {
+/// `Moves, best first:` and a line per legal move with the verdict after it (and its DTC
+/// from before the move, with `dtc`).
+fn print_moves(pos: &Position, tb: &Tablebases, n: Notation, dtc: bool) -> Result<(), String> {
     let side = pos.turn();
-    let moves = tb.best_moves(pos).map_err(|e| e.to_string())?;
+    let moves: Vec<(xqdb::tablebase::MoveOutcome, Option<Option<u32>>)> = if dtc {
+        tb.moves_dtc(pos)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|m| (m.outcome, Some(m.dtc)))
+            .collect()
+    } else {
+        tb.best_moves(pos)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|m| (m, None))
+            .collect()
+    };
     println!("Moves, best first:");
-    for m in &moves {
+    for (m, c) in &moves {
         // the verdict after the move, from the board's point of view
         let after = match (m.wdl, m.dtm) {
             (Wdl::Draw, _) => "draw".to_string(),
@@ -154,8 +204,45 @@ fn print_moves(pos: &Position, tb: &Tablebases, n: Notation) -> Result<(), Strin
             None if m.after.rests_on_rule() => "  (by the repetition rules)".to_string(),
             None => String::new(),
         };
-        println!("  {}  {after}{note}", n.write_move(pos, m.mv));
+        let counts = match (m.dtm, c) {
+            (Some(d), Some(Some(c))) => format!("  [DTM {d}, DTC {c}]"),
+            (Some(d), _) => format!("  [DTM {d}]"),
+            _ => String::new(),
+        };
+        println!("  {}  {after}{note}{counts}", n.write_move(pos, m.mv));
     }
+    Ok(())
+}
+
+/// `Line to conversion (N plies): ...`: the winner converts fastest, the loser delays.
+fn print_dtc_line(pos: &Position, tb: &Tablebases, n: Notation) -> Result<(), String> {
+    let l = tb.best_dtc_line(pos, 400).map_err(|e| e.to_string())?;
+    let mut p = pos.clone();
+    let mut capture = false;
+    let text: Vec<String> = l
+        .iter()
+        .map(|&m| {
+            let t = n.write_move(&p, m);
+            capture = p.piece_at(m.to()).is_some();
+            p.play(m);
+            t
+        })
+        .collect();
+    let end = if capture {
+        ", then the capture converts".to_string()
+    } else if p.legal_moves().is_empty() {
+        ", then mate".to_string()
+    } else {
+        match tb.probe_verdict(&p).map_err(|e| e.to_string())?.ruling {
+            Some(r) => format!(", then {} loses by the rules ({})", p.turn(), violation(r)),
+            None => String::new(),
+        }
+    };
+    println!(
+        "Line to conversion ({}): {}{end}",
+        plies(l.len() as u32),
+        text.join(" ")
+    );
     Ok(())
 }
 

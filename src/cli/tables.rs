@@ -13,7 +13,7 @@ use xqdb::tablebase::checkpoint::{FileCheckpoint, SavePolicy};
 use xqdb::tablebase::file::{table_path, Metric, TableFile};
 use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{
-    closure, generate_in_order, load_table, peak_rss, Existing, GenSummary,
+    closure, generate_in_order_with, load_table, peak_rss, Existing, GenSummary,
 };
 use xqdb::tablebase::sets::NamedSet;
 use xqdb::tablebase::verify::verify_files_reporting;
@@ -76,8 +76,24 @@ pub struct GenArgs {
     /// for it).
     #[arg(long)]
     no_wait: bool,
+    /// Metrics to build, comma-separated: wdl, dtm, dtc (default: all three). WDL and DTM
+    /// are always built when missing (DTC needs them); `dtc` adds the DTC file, also to
+    /// tables whose WDL and DTM files are already there (without regenerating them).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [MetricName::Wdl, MetricName::Dtm, MetricName::Dtc])]
+    metrics: Vec<MetricName>,
     #[command(flatten)]
     common: TableArgs,
+}
+
+/// A metric of `gen --metrics`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum MetricName {
+    /// Win/draw/loss (the .xqw file).
+    Wdl,
+    /// Distance to mate (the .xqd file).
+    Dtm,
+    /// Distance to conversion: plies to the next capture or mate (the .xqc file).
+    Dtc,
 }
 
 /// `xqdb gen`: the materials named and the sets asked for.
@@ -99,6 +115,7 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
                 .into(),
         );
     }
+    let dtc = a.metrics.contains(&MetricName::Dtc);
     let existing = if a.replace {
         Existing::ReplaceOtherRules
     } else {
@@ -108,6 +125,7 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
         rules: a.rules,
         existing,
         wait: !a.no_wait,
+        dtc,
     };
     if a.no_deps {
         return gen_no_deps(&targets, &a.common.dir(), how, ui);
@@ -124,6 +142,8 @@ pub struct How {
     pub existing: Existing,
     /// Wait for tables another process generates.
     pub wait: bool,
+    /// Build the DTC files too.
+    pub dtc: bool,
 }
 
 /// `gen --no-deps`: the tables named, smallest first, once their sub-tables are all there.
@@ -167,6 +187,7 @@ pub fn gen_tables(
         rules,
         existing,
         wait: true,
+        dtc: true,
     };
     gen_order(&closure(targets), dir, how, ui)
 }
@@ -177,6 +198,7 @@ fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Re
         rules,
         existing,
         wait,
+        dtc,
     } = how;
     let start = Instant::now();
     let mut generated = 0;
@@ -196,10 +218,17 @@ fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Re
         notify: &notify,
         wait_for_lock: wait,
     };
-    generate_in_order(order, dir, opts, existing, |s| {
+    generate_in_order_with(order, dir, opts, dtc, existing, |s| {
         if s.skipped {
             present += 1;
-            if !ui.quiet {
+            bytes += s.written.dtc_bytes;
+            if !ui.quiet && s.written.dtc_bytes > 0 {
+                println!(
+                    "{:<10} present, every block checked; DTC file added ({})",
+                    s.material.to_string(),
+                    size(s.written.dtc_bytes)
+                );
+            } else if !ui.quiet {
                 println!(
                     "{:<10} present, every block checked",
                     s.material.to_string()
@@ -207,7 +236,7 @@ fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Re
             }
         } else {
             generated += 1;
-            bytes += s.written.wdl_bytes + s.written.dtm_bytes;
+            bytes += s.written.wdl_bytes + s.written.dtm_bytes + s.written.dtc_bytes;
             if !ui.quiet {
                 print_summary(s, ui.verbose);
             }
@@ -245,12 +274,17 @@ pub fn print_summary(s: &GenSummary, verbose: bool) {
         None => "generated".to_string(),
     };
     println!(
-        "{:<10} {what}: {} positions in {:.2} s, files {} + {}",
+        "{:<10} {what}: {} positions in {:.2} s, files {} + {}{}",
         s.material.to_string(),
         s.positions,
         s.seconds,
         size(s.written.wdl_bytes),
-        size(s.written.dtm_bytes)
+        size(s.written.dtm_bytes),
+        if s.written.dtc_bytes > 0 {
+            format!(" + {} (DTC)", size(s.written.dtc_bytes))
+        } else {
+            String::new()
+        }
     );
     if !verbose {
         return;
@@ -295,10 +329,15 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
             println!(
-                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked), {} mismatches",
+                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked{}), {} mismatches",
                 rep.checked,
                 start.elapsed().as_secs_f64(),
                 rep.rulings,
+                if rep.dtc_checked > 0 {
+                    format!("; {} distances to conversion", rep.dtc_checked)
+                } else {
+                    String::new()
+                },
                 rep.mismatches
             );
         }
@@ -355,8 +394,16 @@ pub fn info(a: InfoArgs) -> Result<(), String> {
         print_header(&f);
         total += f.file_size();
     }
-    let t = load_table(&dir, &name, true).map_err(|e| e.to_string())?;
+    let mut t = load_table(&dir, &name, true).map_err(|e| e.to_string())?;
     println!("checksums:   headers and every block of both files OK");
+    let dtc_path = table_path(&dir, &name, Metric::Dtc);
+    if dtc_path.exists() {
+        let f = TableFile::open(&dtc_path, Some((name, Metric::Dtc))).map_err(|e| e.to_string())?;
+        print_header(&f);
+        total += f.file_size();
+        xqdb::tablebase::pipeline_dtc::load_dtc(&dir, &mut t).map_err(|e| e.to_string())?;
+        println!("checksums:   DTC file header and every block OK");
+    }
     let counts = xqdb::tablebase::pipeline::outcome_counts(&t.values);
     for (side, c) in Color::ALL.iter().zip(counts) {
         println!(
@@ -367,6 +414,18 @@ pub fn info(a: InfoArgs) -> Result<(), String> {
     println!("DTM histogram (plies: positions, both sides to move):");
     for (d, n) in t.dtm_histogram() {
         println!("  {d:>3}: {n}");
+    }
+    if t.dtc.is_some() {
+        println!("DTC histogram (plies to capture or mate: positions, both sides to move):");
+        for (d, n) in t.dtc_histogram() {
+            println!("  {d:>3}: {n}");
+        }
+        if let Some((v, i, side)) = t.longest_dtc() {
+            let pieces = t.index.unrank_pieces(i).map_err(|e| e.to_string())?;
+            let pos =
+                xqdb::board::Position::from_pieces(&pieces, side).map_err(|e| e.to_string())?;
+            println!("longest conversion: {v} plies, {}", pos.to_fen());
+        }
     }
     println!(
         "total size:  {total} bytes, {:.3} bits per position",
@@ -384,8 +443,13 @@ pub fn print_header(f: &TableFile) {
         h.material, h.metric, h.version, h.rules, h.index_scheme
     );
     println!(
-        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest mate {} plies",
-        h.positions, h.blocks, h.block_size, h.dict_len, h.max_dtm
+        "positions:   {} per side to move; {} blocks of {} positions; dictionary {} bytes; longest {} {} plies",
+        h.positions,
+        h.blocks,
+        h.block_size,
+        h.dict_len,
+        if h.metric == Metric::Dtc { "conversion" } else { "mate" },
+        h.max_dtm
     );
     println!(
         "size:        {} bytes, {:.3} bits per position",

@@ -10,7 +10,7 @@ use super::tt::Tt;
 use crate::board::{Move, Position};
 use crate::book::{Book, PickMode};
 use crate::index::Material;
-use crate::tablebase::{Tablebases, Wdl};
+use crate::tablebase::Tablebases;
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -44,6 +44,8 @@ pub struct Engine {
     tb_said: bool,
     /// Use tablebases.
     pub use_tb: bool,
+    /// The natural limit in plies for the root choice by tables (see `tb_root`).
+    pub natural_limit: u32,
     banned: Vec<Move>,
     rng: rand::rngs::StdRng,
     notes: Vec<String>,
@@ -82,6 +84,7 @@ impl Engine {
             tb: None,
             tb_said: false,
             use_tb: true,
+            natural_limit: crate::tablebase::probe_dtc::DEFAULT_NATURAL_LIMIT,
             banned: Vec::new(),
             rng: rand::rngs::StdRng::seed_from_u64(0x5851_4442),
             notes: Vec::new(),
@@ -244,7 +247,7 @@ impl Engine {
         b.pick(&self.pos, &mut self.rng, mode)
     }
 
-    /// Decide a move: book, then tablebase (DTM), then search.
+    /// Decide a move: book, then tablebase (natural limit by DTC, then DTM), then search.
     pub fn think(
         &mut self,
         clock: &Clock,
@@ -261,31 +264,19 @@ impl Engine {
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         let mut note = None;
+        let limit = self.natural_limit;
         if let Some(tb) = self.tables() {
             let m = Material::of_position(&pos);
             if tb.has_table(&m) {
-                match tb.best_moves(&pos) {
-                    Ok(list) => {
-                        if let Some(best) = list.into_iter().find(|o| !banned.contains(&o.mv)) {
-                            let plies = |d: u32| {
-                                if d == 1 {
-                                    "1 ply".to_string()
-                                } else {
-                                    format!("{d} plies")
-                                }
-                            };
-                            let verdict = match (best.wdl, best.dtm) {
-                                (Wdl::Win, Some(d)) => format!("wins, mate in {}", plies(d)),
-                                (Wdl::Loss, Some(d)) => format!("loses, mated in {}", plies(d)),
-                                _ => "draws".to_string(),
-                            };
-                            return Decision {
-                                best: Some(best.mv),
-                                source: Some(format!("tablebase move {}: {verdict}", best.mv)),
-                                info: None,
-                            };
-                        }
+                match super::tb_root::choose(tb, &pos, &banned, limit) {
+                    Ok(Some(c)) => {
+                        return Decision {
+                            best: Some(c.mv),
+                            source: Some(format!("tablebase move {}: {}", c.mv, c.why)),
+                            info: None,
+                        };
                     }
+                    Ok(None) => {}
                     Err(e) => note = Some(format!("tablebase: {e}; searching instead")),
                 }
             }

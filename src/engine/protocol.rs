@@ -108,7 +108,7 @@ fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Line> {
     }
 }
 
-const UCI_OPTIONS: [&str; 7] = [
+const UCI_OPTIONS: [&str; 8] = [
     "option name Hash type spin default 64 min 1 max 4096",
     "option name Threads type spin default 1 min 1 max 1",
     "option name UseBook type check default true",
@@ -116,15 +116,17 @@ const UCI_OPTIONS: [&str; 7] = [
     "option name BookFile type string default books/default.xqb",
     "option name UseTablebase type check default true",
     "option name TablebasePath type string default tables",
+    "option name NaturalLimit type spin default 120 min 1 max 1000",
 ];
 
-const UCCI_OPTIONS: [&str; 8] = [
+const UCCI_OPTIONS: [&str; 9] = [
     "option usemillisec type check default true",
     "option hashsize type spin min 1 max 4096 default 64",
     "option usebook type check default true",
     "option useegtb type check default true",
     "option bookfiles type string default books/default.xqb",
     "option egtbpaths type string default tables",
+    "option naturallimit type spin min 1 max 1000 default 120",
     "option threads type spin min 1 max 1 default 1",
     "option newgame type button",
 ];
@@ -211,6 +213,12 @@ impl Session {
                 }
                 Err(_) => self.note(&format!(
                     "option {name}: '{value}' is not a size in MiB (1..={MAX_HASH_MB}); unchanged"
+                )),
+            },
+            "naturallimit" => match value.trim().parse::<u32>() {
+                Ok(n) if (1..=1000).contains(&n) => self.engine().natural_limit = n,
+                _ => self.note(&format!(
+                    "option {name}: '{value}' is not a number of plies (1..=1000); unchanged"
                 )),
             },
             "usebook" => check(self, &mut |b| self.engine().use_book = b),

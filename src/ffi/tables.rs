@@ -278,8 +278,7 @@ pub unsafe extern "C" fn xqdb_probe_dtm_fen(
     dtm_probe(tables, || unsafe { fen_position(fen) }, wdl, dtm)
 }
 
-/// DTC of a position read by `read`: the arguments and the position are checked, then the
-/// answer is that no DTC table exists.
+/// DTC of a position read by `read`.
 #[inline]
 fn dtc_probe(
     tables: *const XqdbTables,
@@ -290,25 +289,40 @@ fn dtc_probe(
     guard(|| {
         // SAFETY: the exported functions' contract.
         let tb = unsafe { handle(tables) }?;
-        non_null_mut(wdl, "wdl")?;
-        non_null_mut(dtc, "dtc")?;
+        let wdl = non_null_mut(wdl, "wdl")?;
+        let dtc = non_null_mut(dtc, "dtc")?;
         let pos = read()?;
-        let (name, _) = Material::of_position(&pos).normalized();
-        Err(Failure::new(
-            XqdbStatus::NotAvailable,
-            format!(
-                "no DTC table for {name} in {}: this version of xqdb generates WDL and DTM \
-                 tables only (use xqdb_probe_dtm)",
-                tb.dir().display()
-            ),
-        ))
+        let v = tb.probe_verdict(&pos)?;
+        let missing = !tb.has_dtc(&Material::of_position(&pos));
+        let c = match tb.probe_dtc(&pos) {
+            Ok(_) | Err(crate::tablebase::ProbeError::Missing { metric: "DTC", .. }) if missing => {
+                let (name, _) = Material::of_position(&pos).normalized();
+                return Err(Failure::new(
+                    XqdbStatus::NotAvailable,
+                    format!(
+                        "no DTC table for {name} in {}: generate it with `xqdb gen {name}` \
+                         (--metrics dtc), or use xqdb_probe_dtm",
+                        tb.dir().display()
+                    ),
+                ));
+            }
+            Ok(c) => c,
+            Err(e) => return Err(e.into()),
+        };
+        // SAFETY: non-null and writable by contract.
+        unsafe {
+            wdl.write(v.into());
+            dtc.write(c.map_or(-1, |c| c as i32));
+        }
+        Ok(XqdbStatus::Ok)
     })
 }
 
-/// DTC probe: the verdict and the distance in plies to the next capture (or mate) with best
-/// play. DTC tables are not generated yet: after checking its arguments and the position
-/// this returns `XQDB_STATUS_NOT_AVAILABLE` and writes nothing. Engines can call it today
-/// and fall back to `xqdb_probe_dtm` on that code.
+/// DTC probe: the verdict and the distance in plies to the next capture or mate with best
+/// play (the winner converts fastest, the loser delays; -1 for a draw). Reads the WDL, DTM
+/// and DTC (`.xqc`) files of the material; a lost position also probes the positions after
+/// its moves. Without a DTC file it returns `XQDB_STATUS_NOT_AVAILABLE` and writes nothing:
+/// fall back to `xqdb_probe_dtm` on that code.
 ///
 /// # Safety
 /// `tables` is a live handle; `board` points to 90 readable bytes; `wdl`, `dtc` writable.

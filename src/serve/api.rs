@@ -189,7 +189,8 @@ pub struct TablebaseMove {
     pub category: &'static str,
     /// Signed distance to mate after the move, in plies, for the opponent (null: draw).
     pub dtm: Option<i32>,
-    /// Distance to conversion: not in the tables yet (always null).
+    /// Signed distance to conversion (plies to the next capture or mate) after the move, for
+    /// the opponent (null: draw, or no DTC file for that table).
     pub dtc: Option<i32>,
     /// Set when the rules forbid the move here: it continues the mover's perpetual check or
     /// chase (`perpetual-check` or `perpetual-chase`).
@@ -212,7 +213,7 @@ pub struct TablebaseReply {
     pub category: &'static str,
     /// Signed distance to mate in plies (null: draw).
     pub dtm: Option<i32>,
-    /// Distance to conversion: not in the tables yet (always null).
+    /// Signed distance to conversion in plies (null: draw, or no DTC file for the table).
     pub dtc: Option<i32>,
     /// The rule the verdict rests on (null for a plain result or a draw).
     pub rule: Option<RuleReply>,
@@ -269,6 +270,15 @@ fn probe_error(e: ProbeError) -> ApiError {
     }
 }
 
+/// The DTC of a position (None for a draw or a table without DTC file).
+fn dtc_of(tables: &Catalogue, pos: &Position) -> Result<Option<u32>, ApiError> {
+    match tables.tb.probe_dtc(pos) {
+        Ok(c) => Ok(c),
+        Err(ProbeError::Missing { metric: "DTC", .. }) => Ok(None),
+        Err(e) => Err(probe_error(e)),
+    }
+}
+
 /// The repetition rule a verdict rests on: who must deviate, and why (see
 /// [`crate::tablebase::Tablebases::rule_behind`]).
 fn rule_of(
@@ -305,25 +315,26 @@ pub fn tablebase(tables: &Catalogue, pos: &Position) -> Result<TablebaseReply, A
         .into_iter()
         .map(|o| {
             let child = pos.after(o.mv);
+            let dtc = signed(o.after.wdl, dtc_of(tables, &child)?);
             let child_check = child.in_check();
             let stuck = !child.has_legal_move();
-            TablebaseMove {
+            Ok(TablebaseMove {
                 names: MoveNames::of(pos, o.mv),
                 category: category(o.after),
                 dtm: signed(o.after.wdl, o.dtm.map(|d| d.saturating_sub(1))),
-                dtc: None,
+                dtc,
                 forbidden: o.forbidden.map(violation),
                 capture: pos.piece_at(o.mv.to()).is_some(),
                 check: child_check,
                 checkmate: child_check && stuck,
                 stalemate: !child_check && stuck,
-            }
+            })
         })
-        .collect::<Vec<_>>();
+        .collect::<Result<Vec<_>, ApiError>>()?;
     Ok(TablebaseReply {
         category: category(verdict),
         dtm: signed(wdl, dtm),
-        dtc: None,
+        dtc: signed(wdl, dtc_of(tables, pos)?),
         rule,
         rules,
         checkmate: check && moves.is_empty(),

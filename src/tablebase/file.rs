@@ -28,6 +28,7 @@ pub const MAX_BLOCK_SIZE: u32 = 1 << 24;
 
 const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
 const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
+const MAGIC_DTC: [u8; 8] = *b"XQDBDTC\x1a";
 
 /// What a file stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -37,6 +38,9 @@ pub enum Metric {
     Wdl = 0,
     /// Distance to mate in plies for decided positions.
     Dtm = 1,
+    /// Distance to conversion (capture or mate) for decided positions, stored relative to
+    /// the DTM (see [`super::dtc_code`]).
+    Dtc = 2,
 }
 
 impl Metric {
@@ -45,6 +49,7 @@ impl Metric {
         match self {
             Metric::Wdl => "xqw",
             Metric::Dtm => "xqd",
+            Metric::Dtc => "xqc",
         }
     }
 
@@ -52,6 +57,7 @@ impl Metric {
         match self {
             Metric::Wdl => MAGIC_WDL,
             Metric::Dtm => MAGIC_DTM,
+            Metric::Dtc => MAGIC_DTC,
         }
     }
 }
@@ -171,6 +177,8 @@ impl Header {
             Metric::Wdl
         } else if b[0..8] == MAGIC_DTM {
             Metric::Dtm
+        } else if b[0..8] == MAGIC_DTC {
+            Metric::Dtc
         } else {
             return Err(corrupt(path, "bad magic: not an xqdb table file"));
         };
@@ -275,6 +283,10 @@ fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec
                     prev
                 }
             }
+            Metric::Dtc => match &t.dtc {
+                Some(dtc) if v <= MAX_DTM => super::dtc_code::encode(v, at(dtc, k)).unwrap_or(prev),
+                _ => prev,
+            },
         };
         out.push(b);
         prev = b;
@@ -289,6 +301,8 @@ pub struct Written {
     pub wdl_bytes: u64,
     /// Bytes of the DTM file.
     pub dtm_bytes: u64,
+    /// Bytes of the DTC file (0 when none was written).
+    pub dtc_bytes: u64,
 }
 
 /// Compression settings per metric: (positions per block, zstd level).
@@ -300,6 +314,7 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
     match metric {
         Metric::Wdl => (65536, 15),
         Metric::Dtm => (32768, 12),
+        Metric::Dtc => super::dtc_code::BLOCK_PARAMS,
     }
 }
 
@@ -419,8 +434,22 @@ pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, Fi
     Ok(written)
 }
 
-/// Write one of the two files of `table` under a temporary name (flushed to disk), added
-/// to `pending`; its size into `written`.
+/// Write the DTC file of a table whose `dtc` is set (atomically, like [`write_files`]), its
+/// size into `written`.
+pub fn write_dtc_file(dir: &Path, table: &Table, written: &mut Written) -> Result<(), FileError> {
+    if table.dtc.is_none() {
+        return Err(corrupt(
+            &table_path(dir, &table.material, Metric::Dtc),
+            "no distance to conversion to write",
+        ));
+    }
+    let mut pending = Vec::new();
+    write_file(dir, table, Metric::Dtc, written, &mut pending)?;
+    commit_pending(dir, pending)
+}
+
+/// Write one of the files of `table` under a temporary name (flushed to disk), added to
+/// `pending`; its size into `written`.
 fn write_file(
     dir: &Path,
     table: &Table,
@@ -437,13 +466,19 @@ fn write_file(
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let positions = values[0].len() as u64;
     let counts = super::values::outcome_counts(values);
-    let max_dtm = values
-        .iter()
-        .flatten()
-        .filter(|&&v| v <= MAX_DTM)
-        .max()
-        .copied()
-        .unwrap_or(0);
+    let max_of = |arr: &[Vec<u8>; 2]| {
+        arr.iter()
+            .flatten()
+            .filter(|&&v| v <= MAX_DTM)
+            .max()
+            .copied()
+            .unwrap_or(0)
+    };
+    // the DTC file's header holds its longest conversion
+    let max_dtm = match (&table.dtc, metric) {
+        (Some(dtc), Metric::Dtc) => max_of(dtc),
+        _ => max_of(values),
+    };
     {
         let path = table_path(dir, material, metric);
         let (block, level) = block_params(metric);
@@ -526,6 +561,7 @@ fn write_file(
         match metric {
             Metric::Wdl => written.wdl_bytes = size,
             Metric::Dtm => written.dtm_bytes = size,
+            Metric::Dtc => written.dtc_bytes = size,
         }
     }
     Ok(())

@@ -165,7 +165,7 @@ fn remove_stale_temps(dir: &Path, m: &Material) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let prefixes: Vec<String> = ["xqw", "xqd", super::checkpoint::EXTENSION]
+    let prefixes: Vec<String> = ["xqw", "xqd", "xqc", super::checkpoint::EXTENSION]
         .iter()
         .map(|ext| format!("{m}.{ext}."))
         .collect();

@@ -2,17 +2,21 @@
 
 pub mod checkpoint;
 pub mod commit;
+pub mod dtc_code;
 pub mod file;
 pub mod generate;
 pub mod lock;
 pub mod pipeline;
+pub mod pipeline_dtc;
 pub mod plan;
 pub mod probe;
+pub mod probe_dtc;
 pub mod sets;
 pub mod status;
 pub mod table;
 pub mod values;
 pub mod verify;
+pub mod verify_dtc;
 
 pub use generate::generate;
 pub use probe::{MoveOutcome, ProbeError, Tablebases};

@@ -158,6 +158,7 @@ pub fn load_table(dir: &Path, m: &Material, verdicts: bool) -> Result<Table, TbE
         values,
         rules: wdl.header.rules,
         verdicts,
+        dtc: None,
     })
 }
 
@@ -273,6 +274,20 @@ pub fn generate_in_order(
     dir: &Path,
     opts: GenOptions<'_>,
     existing: Existing,
+    report: impl FnMut(&GenSummary),
+) -> Result<Vec<GenSummary>, TbError> {
+    generate_in_order_with(order, dir, opts, false, existing, report)
+}
+
+/// [`generate_in_order`], with the DTC file too when `dtc` (see [`super::pipeline_dtc`]):
+/// computed beside new tables, and added to present ones that lack a valid one (their
+/// WDL and DTM files are kept; the summary of such a table is `skipped` with its DTC size).
+pub fn generate_in_order_with(
+    order: &[Material],
+    dir: &Path,
+    opts: GenOptions<'_>,
+    dtc: bool,
+    existing: Existing,
     mut report: impl FnMut(&GenSummary),
 ) -> Result<Vec<GenSummary>, TbError> {
     let mut set = TableSet::new();
@@ -288,9 +303,16 @@ pub fn generate_in_order(
     };
     for (i, m) in order.iter().enumerate() {
         let mut state = files_state(dir, m);
-        // a table to build is locked first, then looked at again (its holder may have
-        // finished it meanwhile); the lock is released at the end of this iteration
-        let _lock = if matches!(state, FilesState::Valid(r) if r == opts.rules) {
+        let complete = |state: &FilesState| match state {
+            FilesState::Valid(r) if *r == opts.rules => {
+                !dtc || super::pipeline_dtc::check_dtc_file(dir, m, *r).is_ok()
+            }
+            _ => false,
+        };
+        // a table to build (or to complete with its DTC file) is locked first, then looked
+        // at again (its holder may have finished it meanwhile); the lock is released at the
+        // end of this iteration
+        let held = if complete(&state) {
             None
         } else {
             let lock = super::lock::acquire(dir, m, opts.wait_for_lock, opts.notify)?;
@@ -299,6 +321,11 @@ pub fn generate_in_order(
         };
         match &state {
             FilesState::Valid(r) if *r == opts.rules => {
+                let mut written = Written::default();
+                if dtc && held.is_some() && !complete(&state) {
+                    written.dtc_bytes =
+                        super::pipeline_dtc::add_dtc(dir, m, &mut set, opts.progress)?;
+                }
                 let s = GenSummary {
                     material: *m,
                     skipped: true,
@@ -308,7 +335,7 @@ pub fn generate_in_order(
                     seconds: 0.0,
                     peak_rss: peak_rss(),
                     gen_peak_rss: 0,
-                    written: Written::default(),
+                    written,
                     replaced: None,
                 };
                 report(&s);
@@ -338,9 +365,12 @@ pub fn generate_in_order(
         }
         let start = Instant::now();
         let mut table = generate(*m, &set, opts)?;
+        if dtc {
+            super::pipeline_dtc::compute_dtc(&mut table, &set, opts.progress)?;
+        }
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = write_files_shedding(dir, &mut table).map_err(|e| match e {
+        let mut written = write_files_shedding(dir, &mut table).map_err(|e| match e {
             super::file::FileError::Io { path, source } => TbError::Io {
                 path: format!("writing table {m}: {path}"),
                 source,
@@ -357,6 +387,12 @@ pub fn generate_in_order(
                 metrics: super::generate::METRICS,
                 positions: table.index.size(),
             })?;
+        }
+        // the DTC file follows the table's own files: a run cut off in between leaves a
+        // table without DTC, which the next run completes (the branch above)
+        if dtc {
+            super::pipeline_dtc::save_dtc(dir, &table, &mut written)?;
+            table.dtc = None;
         }
         let mut s = summarize(&table, seconds, gen_peak, written, false);
         s.replaced = match state {

@@ -173,6 +173,7 @@ impl Tablebases {
                 metric: match metric {
                     Metric::Wdl => "WDL",
                     Metric::Dtm => "DTM",
+                    Metric::Dtc => "DTC",
                 },
                 dir: self.dir.display().to_string(),
             })
@@ -218,7 +219,7 @@ impl Tablebases {
     }
 
     /// The stored byte of a position (in the table's own colours).
-    fn byte(&self, pos: &Position, metric: Metric) -> Result<u8, ProbeError> {
+    pub(super) fn byte(&self, pos: &Position, metric: Metric) -> Result<u8, ProbeError> {
         pos.check_placement_legal()?;
         let (name, flip) = table_material(Material::of_position(pos));
         let flipped;
@@ -256,7 +257,7 @@ impl Tablebases {
         Ok(data[(k % bs) as usize])
     }
 
-    fn corrupt(&self, pos: &Position, reason: String) -> ProbeError {
+    pub(super) fn corrupt(&self, pos: &Position, reason: String) -> ProbeError {
         let (name, _) = table_material(Material::of_position(pos));
         ProbeError::File {
             material: name,
@@ -396,8 +397,9 @@ impl Tablebases {
         Ok(None)
     }
 
-    /// Probe one FEN per line of `input` and write `FEN<TAB>WDL<TAB>DTM` lines to `out` (WDL
-    /// as W/D/L for the side to move, DTM in plies or `-`); a line that cannot be probed gets
+    /// Probe one FEN per line of `input` and write `FEN<TAB>WDL<TAB>DTM<TAB>DTC` lines to
+    /// `out` (WDL as W/D/L for the side to move, DTM and DTC in plies or `-`: a draw, or no
+    /// DTC file for the table); a line that cannot be probed gets
     /// `FEN<TAB>error: ...`. Blank lines and lines starting with `#` are skipped. Returns the
     /// numbers of lines probed and of error lines.
     pub fn probe_batch(
@@ -422,9 +424,18 @@ impl Tablebases {
             }
             let result = Position::from_fen(fen)
                 .map_err(|e| e.to_string())
-                .and_then(|p| self.probe_dtm(&p).map_err(|e| e.to_string()));
+                .and_then(|p| {
+                    let (w, d) = self.probe_dtm(&p).map_err(|e| e.to_string())?;
+                    // the DTC column is `-` for a draw and where no DTC file is present
+                    let c = match self.probe_dtc(&p) {
+                        Ok(c) => c,
+                        Err(ProbeError::Missing { .. }) => None,
+                        Err(e) => return Err(e.to_string()),
+                    };
+                    Ok((w, d, c))
+                });
             match result {
-                Ok((w, d)) => {
+                Ok((w, d, c)) => {
                     ok += 1;
                     let w = match w {
                         Wdl::Win => "W",
@@ -432,7 +443,8 @@ impl Tablebases {
                         Wdl::Loss => "L",
                     };
                     let d = d.map_or("-".to_string(), |d| d.to_string());
-                    writeln!(out, "{fen}\t{w}\t{d}")?;
+                    let c = c.map_or("-".to_string(), |c| c.to_string());
+                    writeln!(out, "{fen}\t{w}\t{d}\t{c}")?;
                 }
                 Err(e) => {
                     bad += 1;

@@ -24,8 +24,11 @@ use std::path::{Path, PathBuf};
 /// Extension of verification stamps.
 pub const STAMP_EXTENSION: &str = "xqverified";
 
-/// The metrics a table has files for, in order.
+/// The metrics every table has files for, in order.
 const METRICS: [Metric; 2] = [Metric::Wdl, Metric::Dtm];
+
+/// The metrics whose files a table may have besides (`gen --metrics`).
+const OPTIONAL: [Metric; 1] = [Metric::Dtc];
 
 /// Path of the verification stamp of `m` in `dir`.
 pub fn stamp_path(dir: &Path, m: &Material) -> PathBuf {
@@ -96,6 +99,12 @@ fn stamp_text(dir: &Path, m: &Material) -> Option<String> {
         let (size, crc) = fingerprint(&table_path(dir, m, metric))?;
         s.push_str(&format!("{} {size} {crc:08x}\n", metric.extension()));
     }
+    // a DTC file added after the stamp makes it stale: verify has not seen it
+    for metric in OPTIONAL {
+        if let Some((size, crc)) = fingerprint(&table_path(dir, m, metric)) {
+            s.push_str(&format!("{} {size} {crc:08x}\n", metric.extension()));
+        }
+    }
     Some(s)
 }
 
@@ -130,7 +139,8 @@ pub fn table_status(dir: &Path, m: &Material, deep: bool) -> TableStatus {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     let mut rules = None;
-    for metric in METRICS {
+    let mut core = 0;
+    for metric in METRICS.into_iter().chain(OPTIONAL) {
         let path = table_path(dir, m, metric);
         if !path.exists() {
             continue;
@@ -138,6 +148,7 @@ pub fn table_status(dir: &Path, m: &Material, deep: bool) -> TableStatus {
         match TableFile::open(&path, Some((*m, metric))) {
             Ok(f) => {
                 files.push((metric.extension(), f.file_size()));
+                core += usize::from(METRICS.contains(&metric));
                 if metric == Metric::Wdl {
                     rules = Some(f.header.rules);
                 }
@@ -157,11 +168,11 @@ pub fn table_status(dir: &Path, m: &Material, deep: bool) -> TableStatus {
     let checkpoint = checkpoint::peek(dir, m);
     let presence = if !problems.is_empty() {
         Presence::Damaged(problems.join("; "))
-    } else if files.len() == METRICS.len() {
+    } else if core == METRICS.len() {
         // (whole files beside a checkpoint: a commit that finished before the checkpoint
         // was removed; the files are whole, the checkpoint is stale)
         Presence::Present
-    } else if files.is_empty() && checkpoint.is_none() {
+    } else if core == 0 && checkpoint.is_none() {
         Presence::Missing
     } else {
         Presence::Partial

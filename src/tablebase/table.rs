@@ -23,6 +23,9 @@ pub struct Table {
     /// position (a [`super::values::Verdict`], 255 for illegal placements). None when every
     /// verdict is the plain one of `values`.
     pub verdicts: Option<[Vec<u8>; 2]>,
+    /// When computed or loaded: `dtc[side to move][index]`, the distance to conversion in
+    /// plies of decided positions ([`super::values::DRAW`] and [`ILLEGAL`] as in `values`).
+    pub dtc: Option<[Vec<u8>; 2]>,
 }
 
 impl Table {
@@ -46,6 +49,33 @@ impl Table {
             }
         }
         h
+    }
+
+    /// Number of decided positions (both sides to move) per distance to conversion (empty
+    /// when `dtc` is not loaded).
+    pub fn dtc_histogram(&self) -> std::collections::BTreeMap<u8, u64> {
+        let mut h = std::collections::BTreeMap::new();
+        for &v in self.dtc.iter().flatten().flatten() {
+            if v <= super::values::MAX_DTM {
+                *h.entry(v).or_insert(0u64) += 1;
+            }
+        }
+        h
+    }
+
+    /// Longest distance to conversion and one index and side where it occurs (None when
+    /// `dtc` is not loaded or nothing is decided).
+    pub fn longest_dtc(&self) -> Option<(u8, u64, Color)> {
+        let dtc = self.dtc.as_ref()?;
+        let mut best: Option<(u8, u64, Color)> = None;
+        for c in Color::ALL {
+            for (i, &v) in dtc[c.index()].iter().enumerate() {
+                if v <= super::values::MAX_DTM && best.is_none_or(|b| v > b.0) {
+                    best = Some((v, i as u64, c));
+                }
+            }
+        }
+        best
     }
 
     /// Highest decided value and one index and side where it occurs.
@@ -167,6 +197,9 @@ pub enum TbError {
         /// The lock file.
         path: String,
     },
+    /// A distance to conversion beyond the generation byte.
+    #[error("{0}: a distance to conversion exceeds {max} plies, beyond what the generator holds", max = super::generate::DTC_MAX)]
+    DtcOverflow(Material),
     /// File input or output.
     #[error("{path}: {source}")]
     Io {

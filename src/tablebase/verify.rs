@@ -55,18 +55,21 @@ pub struct VerifyReport {
     pub examples: Vec<Mismatch>,
     /// Positions decided by a ruling (rule set 1).
     pub rulings: u64,
+    /// Decided positions whose DTC was re-derived (0 without a DTC file).
+    pub dtc_checked: u64,
 }
 
 impl VerifyReport {
-    fn add(&mut self, m: Mismatch) {
+    pub(super) fn add(&mut self, m: Mismatch) {
         self.mismatches += 1;
         if self.examples.len() < 10 {
             self.examples.push(m);
         }
     }
 
-    fn merge(&mut self, p: VerifyReport) {
+    pub(super) fn merge(&mut self, p: VerifyReport) {
         self.checked += p.checked;
+        self.dtc_checked += p.dtc_checked;
         self.rulings += p.rulings;
         self.mismatches += p.mismatches;
         for e in p.examples {
@@ -91,7 +94,12 @@ pub fn verify_files_reporting(
     progress: &dyn crate::progress::Progress,
 ) -> Result<VerifyReport, TbError> {
     let (name, _) = table_material(*m);
-    let table = Arc::new(load_table(dir, &name, true)?);
+    let mut table = load_table(dir, &name, true)?;
+    let with_dtc = super::file::table_path(dir, &name, super::file::Metric::Dtc).exists();
+    if with_dtc {
+        super::pipeline_dtc::load_dtc(dir, &mut table)?;
+    }
+    let table = Arc::new(table);
     let mut set = TableSet::new();
     for c in Color::ALL {
         for r in Role::ALL {
@@ -113,7 +121,9 @@ pub fn verify_files_reporting(
         }
     }
     set.insert(table.clone());
-    Ok(verify_table_reporting(&table, &set, progress))
+    let mut rep = verify_table_reporting(&table, &set, progress);
+    rep.merge(super::verify_dtc::verify_dtc(&table, &set, progress));
+    Ok(rep)
 }
 
 /// The verdict stored for index `i`, side `s`.

@@ -27,6 +27,16 @@ fn signed_dtm(tb: &Tablebases, p: &Position) -> Value {
     }
 }
 
+/// The signed DTC the API should give: the fixture has DTC files, so every decided position
+/// has one.
+fn signed_dtc(tb: &Tablebases, p: &Position) -> Value {
+    match (tb.probe_wdl(p).unwrap(), tb.probe_dtc(p).unwrap()) {
+        (Wdl::Win, Some(d)) => Value::from(d as i64),
+        (Wdl::Loss, Some(d)) => Value::from(-(d as i64)),
+        _ => Value::Null,
+    }
+}
+
 fn keys(v: &Value) -> BTreeSet<&str> {
     v.as_object().unwrap().keys().map(|k| k.as_str()).collect()
 }
@@ -65,7 +75,7 @@ fn check_tablebase(addr: std::net::SocketAddr, tb: &Tablebases, pos: &Position) 
     let verdict = tb.probe_verdict(pos).unwrap();
     assert_eq!(v["category"], category(verdict), "{fen}");
     assert_eq!(v["dtm"], signed_dtm(tb, pos), "{fen}");
-    assert_eq!(v["dtc"], Value::Null);
+    assert_eq!(v["dtc"], signed_dtc(tb, pos), "{fen}");
     assert_eq!(v["rules"], "check-chase");
     // the rule: the library's answer where it has one, else some rule for a rule verdict
     let want = |rule: Ruling| match rule {
@@ -120,7 +130,7 @@ fn check_tablebase(addr: std::net::SocketAddr, tb: &Tablebases, pos: &Position) 
         let after = pos.after(mv);
         assert_eq!(m["category"], category(tb.probe_verdict(&after).unwrap()));
         assert_eq!(m["dtm"], signed_dtm(tb, &after), "{fen} {mv}");
-        assert_eq!(m["dtc"], Value::Null);
+        assert_eq!(m["dtc"], signed_dtc(tb, &after), "{fen} {mv}");
         assert_eq!(m["chinese"], to_chinese(pos, mv).unwrap());
         let iccs = m["iccs"].as_str().unwrap();
         assert_eq!(iccs.replace('-', "").to_lowercase(), mv.to_string());

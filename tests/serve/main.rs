@@ -22,7 +22,7 @@ use xqdb::board::Position;
 use xqdb::book::build_default;
 use xqdb::index::Material;
 use xqdb::serve::{Limits, Running, ServeConfig, Server};
-use xqdb::tablebase::pipeline::{generate_set, Existing};
+use xqdb::tablebase::pipeline::{closure, generate_in_order_with, Existing};
 
 pub struct Fixture {
     pub tables: PathBuf,
@@ -38,10 +38,12 @@ pub fn fixture() -> &'static Fixture {
         let tables = dir.join("tables");
         std::fs::create_dir_all(&tables).unwrap();
         let targets: Vec<Material> = vec!["KRKN".parse().unwrap()];
-        generate_set(
-            &targets,
+        // with the DTC files: the API gives DTC too
+        generate_in_order_with(
+            &closure(&targets),
             &tables,
             xqdb::tablebase::generate::GenOptions::default(),
+            true,
             Existing::Keep,
             |_| {},
         )

@@ -31,9 +31,12 @@
 
 mod bytes;
 mod cycles;
+mod dtc;
 mod dtm;
 mod params;
 mod resume;
+
+pub use dtc::{generate_dtc, MAX_LEVEL as DTC_MAX};
 
 use super::table::{table_material, ProbeMissing, Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
@@ -639,25 +642,18 @@ impl Gen<'_> {
     }
 }
 
-/// Generate the table of `material` (stronger side as Red) under `opts.rules`; every table
-/// one capture away must be in `subs`, generated under the same rule set.
-pub fn generate(
-    material: Material,
-    subs: &TableSet,
-    opts: GenOptions<'_>,
-) -> Result<Table, TbError> {
-    let index = PlacementIndex::new(material)?;
-    let n = index.size() as usize;
+/// The tables one capture away from `material`, each of rule set `rules`.
+fn subs_of(material: Material, subs: &TableSet, rules: RuleSet) -> Result<Vec<Sub>, TbError> {
     let mut sub_list = Vec::new();
     for c in Color::ALL {
         for r in Role::ALL {
             if let Some(m2) = material.without(c, r) {
                 let (name, flipped) = table_material(m2);
                 let table = subs.get(&name).ok_or(ProbeMissing(name))?.clone();
-                if table.rules != opts.rules {
+                if table.rules != rules {
                     return Err(TbError::RuleMismatch {
                         table: material,
-                        rules: opts.rules,
+                        rules,
                         sub: name,
                         sub_rules: table.rules,
                     });
@@ -670,6 +666,19 @@ pub fn generate(
             }
         }
     }
+    Ok(sub_list)
+}
+
+/// Generate the table of `material` (stronger side as Red) under `opts.rules`; every table
+/// one capture away must be in `subs`, generated under the same rule set.
+pub fn generate(
+    material: Material,
+    subs: &TableSet,
+    opts: GenOptions<'_>,
+) -> Result<Table, TbError> {
+    let index = PlacementIndex::new(material)?;
+    let n = index.size() as usize;
+    let sub_list = subs_of(material, subs, opts.rules)?;
     let cycles = opts.rules == RuleSet::CheckChase && Gen::both_attack(material);
     let g = Gen {
         material,
@@ -736,6 +745,7 @@ pub fn generate(
         values,
         rules: opts.rules,
         verdicts,
+        dtc: None,
     })
 }
 

@@ -1,0 +1,284 @@
+//! Distance to conversion (DTC): plies to the next capture or mate under optimal play, for a
+//! finished table (its WDL and DTM known).
+//!
+//! **The game.** A capture ends the game inside this table: its value is the capturing side's
+//! result in the sub-table (a capture into a position the sub-table loses for the side then
+//! to move is a conversion in one ply). A position without a legal move is converted now
+//! (mate, DTC 0). The winner converts as fast as it can without giving up the win, the loser
+//! delays as long as it can. Positions decided by the repetition rules follow the same
+//! convention as DTM (see `dtm`, FORMAT.md): a ruled position may not play its violating
+//! moves (non-captures into positions decided in the ruling's round or later), so its DTC
+//! counts to the capture or mate after the violator is forced to deviate; with nothing but
+//! violating moves and no capture its DTC is 0 (it loses by the ruling now).
+//!
+//! **The fixpoint.** Level by level as step 2 of the generator, but wins and losses share
+//! the levels (a loss forced to capture has DTC 1, a win with a winning capture too), so
+//! each decided position's outcome comes from the table's values, not from the level's
+//! parity:
+//!
+//! * level 0 and 1 are set at the start: mates and ruled positions without a permitted
+//!   move (0), wins with a winning capture and losses with captures only (1);
+//! * a position of level `L` that loses makes every open (won) predecessor a win in `L + 1`;
+//!   one that wins counts down its lost predecessors' permitted in-table successors, and the
+//!   one that loses its last is lost in `L + 1` (a loss with captures left keeps at least 1).
+//!
+//! Wins are thus as fast and losses as slow as possible. The set of positions decided is the
+//! attractor of the same game as step 4's, whatever the order, so it must be exactly the
+//! table's wins and losses: a position left open is reported as an internal error.
+//!
+//! Memory: one byte per position and side (below), besides the table and its sub-tables.
+//! The byte holds the DTC (0..=[`MAX_LEVEL`]) of a decided position, [`NONE`] for draws and
+//! illegal placements, [`OPEN_WIN`] for an undecided win and `0x80 | n` for an undecided
+//! loss with `n` permitted in-table successors not yet known to win for the opponent.
+
+use super::bytes::Bytes;
+use super::{subs_of, Gen, CHUNK};
+use crate::board::{Color, Position};
+use crate::index::PieceList;
+use crate::progress::{Phase, Progress};
+use crate::tablebase::table::{Table, TableSet, TbError};
+use crate::tablebase::values::{Verdict, DRAW, ILLEGAL, MAX_DTM};
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// Draw or illegal placement: no DTC.
+const NONE: u8 = 0x7F;
+/// Highest DTC the generation byte holds.
+pub const MAX_LEVEL: u8 = 0x7E;
+/// An undecided win.
+const OPEN_WIN: u8 = 0x80;
+
+/// The DTC pass over one table.
+struct Dtc<'a> {
+    g: Gen<'a>,
+    table: &'a Table,
+    dtc: [Bytes; 2],
+}
+
+impl Dtc<'_> {
+    /// Rule round of a position and whether it is itself a ruling.
+    fn verdict(&self, side: usize, i: usize) -> (u8, bool) {
+        match &self.table.verdicts {
+            Some(v) => {
+                Verdict::decode(v[side][i]).map_or((0, false), |v| (v.order, v.ruling.is_some()))
+            }
+            None => (0, false),
+        }
+    }
+
+    /// The start for the indices `start..end`.
+    fn init_chunk(&self, start: usize, end: usize) {
+        let mut pieces = PieceList::new();
+        for i in start..end {
+            let vals = [self.table.values[0][i], self.table.values[1][i]];
+            if vals.iter().all(|&v| v > MAX_DTM) {
+                continue;
+            }
+            if !self.g.index.unrank_into(i as u64, &mut pieces) {
+                self.g.fail(format!("index {i} decided but undecodable"));
+                continue;
+            }
+            for side in Color::ALL {
+                let s = side.index();
+                let v = vals[s];
+                if v > MAX_DTM {
+                    continue;
+                }
+                let Ok(pos) = Position::from_pieces(&pieces, side) else {
+                    self.g.fail(format!("index {i} decided but undecodable"));
+                    continue;
+                };
+                let moves = pos.legal_moves();
+                let b = if v % 2 == 1 {
+                    let converts = moves.iter().any(|&m| {
+                        pos.piece_at(m.to()).is_some_and(|c| {
+                            self.g
+                                .sub_value(&pos.after(m), c)
+                                .is_some_and(|w| w <= MAX_DTM && w % 2 == 0)
+                        })
+                    });
+                    if converts {
+                        1
+                    } else {
+                        OPEN_WIN
+                    }
+                } else if moves.is_empty() {
+                    0
+                } else {
+                    let (order, ruling) = self.verdict(s, i);
+                    let captures = moves.iter().any(|&m| pos.piece_at(m.to()).is_some());
+                    let n = self.g.distinct_children(&pos, &moves, |m, captured| {
+                        if captured.is_some() {
+                            return false;
+                        }
+                        if !ruling {
+                            return true;
+                        }
+                        let child = pos.after(m);
+                        self.g.rank(&child).is_some_and(|j| {
+                            let t = child.turn().index();
+                            let cv = self.table.values[t][j];
+                            cv <= MAX_DTM && cv % 2 == 1 && self.verdict(t, j).0 < order
+                        })
+                    });
+                    if n > 127 {
+                        self.g.fail(format!(
+                            "{} has {n} successors, more than a counter holds",
+                            pos.to_fen()
+                        ));
+                        continue;
+                    }
+                    match (n, captures) {
+                        (0, false) => 0,
+                        (0, true) => 1,
+                        _ => 0x80 | n as u8,
+                    }
+                };
+                self.dtc[s].set(i, b);
+            }
+        }
+    }
+
+    /// The position `i` (side `x` to move) of DTC `level` acts on its predecessors.
+    fn retro(&self, i: usize, x: Color, level: u8) {
+        let child_loss = self.table.values[x.index()][i].is_multiple_of(2);
+        let child_order = self.verdict(x.index(), i).0;
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        let Some(dedupe) = self.g.predecessors(i as u64, x, &mut preds) else {
+            return;
+        };
+        if dedupe {
+            preds.sort_unstable();
+        }
+        let y = !x;
+        let dtc = &self.dtc[y.index()];
+        let next = level + 1;
+        let mut last = u64::MAX;
+        for &q in preds.iter() {
+            if dedupe && q == last {
+                continue;
+            }
+            last = q;
+            let q = q as usize;
+            let b = dtc.get(q);
+            if b & 0x80 == 0 {
+                continue;
+            }
+            if child_loss {
+                if b != OPEN_WIN {
+                    self.g
+                        .fail(format!("index {q}: a loss with a lost successor"));
+                    continue;
+                }
+                if dtc.update(q, |c| (c == OPEN_WIN).then_some(next)).is_ok() {
+                    self.g.assigned.fetch_add(1, Relaxed);
+                }
+            } else {
+                if b == OPEN_WIN {
+                    continue;
+                }
+                let (order, ruling) = self.verdict(y.index(), q);
+                if ruling && child_order >= order {
+                    // a violating move: the ruled position may not play it
+                    continue;
+                }
+                let r = dtc.update(q, |c| {
+                    (c & 0x80 != 0 && c != OPEN_WIN).then_some(if c & 0x7F == 1 {
+                        next
+                    } else {
+                        c - 1
+                    })
+                });
+                if r == Ok(0x81) {
+                    // only the thread that takes the last successor gets here
+                    self.g.assigned.fetch_add(1, Relaxed);
+                }
+            }
+        }
+    }
+}
+
+/// The DTC of every position of `table` (whose sub-tables are in `subs`): per side to move,
+/// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
+pub fn generate_dtc(
+    table: &Table,
+    subs: &TableSet,
+    progress: &dyn Progress,
+) -> Result<[Vec<u8>; 2], TbError> {
+    let material = table.material;
+    let n = table.index.size() as usize;
+    let d = Dtc {
+        g: Gen {
+            material,
+            rules: table.rules,
+            ck: None,
+            index: &table.index,
+            val: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            capdraw: None,
+            subs: subs_of(material, subs, table.rules)?,
+            assigned: AtomicU64::new(0),
+            overflow: AtomicBool::new(false),
+            fault: Mutex::new(None),
+        },
+        table,
+        dtc: [Bytes::new(n, NONE), Bytes::new(n, NONE)],
+    };
+    let job = material.to_string();
+    let chunks = n.div_ceil(CHUNK);
+    let pb = Phase::begin(progress, &job, "distance to conversion", chunks as u64);
+    (0..chunks).into_par_iter().for_each(|c| {
+        d.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+        pb.inc(1);
+    });
+    pb.end();
+    d.g.check_fault()?;
+    let pb = Phase::begin(progress, &job, "conversion levels", 0);
+    let mut level = 0u8;
+    loop {
+        if level >= MAX_LEVEL {
+            // this level would give its predecessors a DTC beyond the generation byte
+            return Err(TbError::DtcOverflow(material));
+        }
+        d.g.assigned.store(0, Relaxed);
+        (0..chunks).into_par_iter().for_each(|c| {
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            for x in Color::ALL {
+                d.dtc[x.index()].scan(start, end, level, |i| d.retro(i, x, level));
+            }
+        });
+        pb.status(&format!("level {level}"));
+        pb.inc(1);
+        let assigned = d.g.assigned.load(Relaxed);
+        if level >= 1 && assigned == 0 {
+            break;
+        }
+        level += 1;
+    }
+    pb.end();
+    d.g.check_fault()?;
+    let Dtc { g, dtc, .. } = d;
+    let mut out: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    for (s, b) in dtc.into_iter().enumerate() {
+        let mut v = b.into_vec();
+        for (k, (x, &val)) in v.iter_mut().zip(&table.values[s]).enumerate() {
+            if *x & 0x80 != 0 {
+                let fen = g
+                    .position(k, Color::ALL[s])
+                    .map(|p| p.to_fen())
+                    .unwrap_or_else(|| format!("index {k}"));
+                return Err(TbError::Internal(
+                    material,
+                    format!("{fen}: decided, but no distance to conversion follows"),
+                ));
+            }
+            if *x == NONE {
+                *x = if val == ILLEGAL { ILLEGAL } else { DRAW };
+            }
+        }
+        out[s] = v;
+    }
+    Ok(out)
+}

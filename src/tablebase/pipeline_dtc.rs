@@ -1,0 +1,211 @@
+//! The DTC file in the generation pipeline: computing it for a table in memory, adding it
+//! to a table whose WDL and DTM files are already there, and reading it back.
+
+use super::file::{table_path, write_dtc_file, FileError, Metric, TableFile, Written};
+use super::generate::generate_dtc;
+use super::pipeline::load_table;
+use super::table::{table_material, Table, TableSet, TbError};
+use super::values::{DRAW, ILLEGAL, MAX_DTM};
+use crate::board::{Color, Role};
+use crate::index::Material;
+use crate::progress::Progress;
+use std::path::Path;
+use std::sync::Arc;
+
+fn write_error(m: &Material, e: FileError) -> TbError {
+    match e {
+        FileError::Io { path, source } => TbError::Io {
+            path: format!("writing table {m}: {path}"),
+            source,
+        },
+        other => TbError::Corrupt {
+            path: format!("writing table {m}"),
+            reason: other.to_string(),
+        },
+    }
+}
+
+/// Compute the DTC of `table` (which must still hold its verdicts when some rest on the
+/// rules) into `table.dtc`.
+pub fn compute_dtc(
+    table: &mut Table,
+    subs: &TableSet,
+    progress: &dyn Progress,
+) -> Result<(), TbError> {
+    table.dtc = Some(generate_dtc(table, subs, progress)?);
+    Ok(())
+}
+
+/// Write the DTC file of `table` (its `dtc` set) into `dir`, its size into `written`.
+pub fn save_dtc(dir: &Path, table: &Table, written: &mut Written) -> Result<(), TbError> {
+    write_dtc_file(dir, table, written).map_err(|e| write_error(&table.material, e))
+}
+
+/// Check the DTC file of `m` whole (header for this index and rule set, every block).
+pub fn check_dtc_file(
+    dir: &Path,
+    m: &Material,
+    rules: crate::board::rules::RuleSet,
+) -> Result<(), String> {
+    let index = crate::index::PlacementIndex::new(*m).map_err(|e| e.to_string())?;
+    let f = TableFile::open(&table_path(dir, m, Metric::Dtc), Some((*m, Metric::Dtc)))
+        .map_err(|e| e.to_string())?;
+    if f.header.positions != index.size() {
+        return Err(format!(
+            "{}: {} positions per side, the index has {}",
+            f.path.display(),
+            f.header.positions,
+            index.size()
+        ));
+    }
+    if f.header.rules != rules {
+        return Err(format!(
+            "{}: rule set {} but the WDL file has rule set {rules}",
+            f.path.display(),
+            f.header.rules
+        ));
+    }
+    f.read_all().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Add the DTC file to a table whose WDL and DTM files are in `dir` (valid), reading it and
+/// its sub-tables (into `set`, for later tables too). Returns the file's size.
+pub fn add_dtc(
+    dir: &Path,
+    m: &Material,
+    set: &mut TableSet,
+    progress: &dyn Progress,
+) -> Result<u64, TbError> {
+    for c in Color::ALL {
+        for r in Role::ALL {
+            if let Some(sub) = m.without(c, r) {
+                let name = table_material(sub).0;
+                if set.get(&name).is_none() {
+                    set.insert(Arc::new(load_table(dir, &name, false)?));
+                }
+            }
+        }
+    }
+    let mut table = load_table(dir, m, true)?;
+    compute_dtc(&mut table, set, progress)?;
+    table.verdicts = None;
+    let mut written = Written::default();
+    save_dtc(dir, &table, &mut written)?;
+    Ok(written.dtc_bytes)
+}
+
+/// Read the DTC file of a loaded table into `table.dtc` (DTC in plies for decided
+/// positions, [`DRAW`] and [`ILLEGAL`] as in its values).
+pub fn load_dtc(dir: &Path, table: &mut Table) -> Result<(), TbError> {
+    let m = table.material;
+    let path = table_path(dir, &m, Metric::Dtc);
+    let corrupt = |reason: String| TbError::Corrupt {
+        path: path.display().to_string(),
+        reason,
+    };
+    check_dtc_file(dir, &m, table.rules).map_err(&corrupt)?;
+    let f = TableFile::open(&path, Some((m, Metric::Dtc))).map_err(|e| corrupt(e.to_string()))?;
+    let all = f.read_all().map_err(|e| corrupt(e.to_string()))?;
+    let n = table.values[0].len();
+    let mut dtc = [all[..n].to_vec(), all[n..].to_vec()];
+    drop(all);
+    // wins from their bytes
+    for (s, side) in dtc.iter_mut().enumerate() {
+        for (i, (b, &v)) in side.iter_mut().zip(&table.values[s]).enumerate() {
+            *b = match v {
+                ILLEGAL => ILLEGAL,
+                v if v > MAX_DTM => DRAW,
+                v if v % 2 == 1 => super::dtc_code::decode_win(v, *b).ok_or_else(|| {
+                    corrupt(format!(
+                        "side {s} index {i}: DTC byte {b} contradicts the DTM {v}"
+                    ))
+                })?,
+                _ => 0,
+            };
+        }
+    }
+    // losses from their moves (into wins of the other side to move)
+    for s in 0..2 {
+        let (this, other) = if s == 0 {
+            let (a, b) = dtc.split_at_mut(1);
+            (&mut a[0], &b[0])
+        } else {
+            let (a, b) = dtc.split_at_mut(1);
+            (&mut b[0], &a[0])
+        };
+        derive_losses(table, s, this, other).map_err(&corrupt)?;
+    }
+    table.dtc = Some(dtc);
+    Ok(())
+}
+
+/// The DTC of every lost position of side `s` (into `this`), from the wins of the other side
+/// to move (`other`): see [`super::dtc_code`].
+fn derive_losses(table: &Table, s: usize, this: &mut [u8], other: &[u8]) -> Result<(), String> {
+    use super::values::Verdict;
+    use crate::board::Position;
+    use crate::index::PieceList;
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let side = Color::ALL[s];
+    let verdict = |t: usize, i: usize| {
+        table
+            .verdicts
+            .as_ref()
+            .map_or(Some(Verdict::plain(super::values::Wdl::Win)), |v| {
+                Verdict::decode(v[t][i])
+            })
+    };
+    this.par_chunks_mut(CHUNK)
+        .enumerate()
+        .try_for_each(|(c, chunk)| -> Result<(), String> {
+            let mut pieces = PieceList::new();
+            for (k, b) in chunk.iter_mut().enumerate() {
+                let i = c * CHUNK + k;
+                let v = table.values[s][i];
+                if v > MAX_DTM || v % 2 == 1 {
+                    continue;
+                }
+                let pos = table
+                    .index
+                    .unrank_into(i as u64, &mut pieces)
+                    .then(|| Position::from_pieces(&pieces, side).ok())
+                    .flatten()
+                    .ok_or_else(|| format!("side {s} index {i}: decided but undecodable"))?;
+                let here =
+                    verdict(s, i).ok_or_else(|| format!("side {s} index {i}: no verdict"))?;
+                let mut moves = Vec::new();
+                for m in pos.legal_moves() {
+                    if pos.piece_at(m.to()).is_some() {
+                        moves.push(None);
+                        continue;
+                    }
+                    let child = pos.after(m);
+                    let j = table
+                        .index
+                        .rank_position(&child)
+                        .ok_or_else(|| format!("{}: a move leaves the index", pos.to_fen()))?
+                        as usize;
+                    let t = 1 - s;
+                    let cv = table.values[t][j];
+                    if cv > MAX_DTM || cv.is_multiple_of(2) {
+                        return Err(format!(
+                            "{}: a lost position with a move that does not lose",
+                            pos.to_fen()
+                        ));
+                    }
+                    if here.ruling.is_some() {
+                        let ok = verdict(t, j).is_some_and(|x| x.order < here.order);
+                        if !ok {
+                            continue;
+                        }
+                    }
+                    moves.push(Some(other[j]));
+                }
+                *b = super::dtc_code::loss_dtc(moves);
+            }
+            Ok(())
+        })?;
+    Ok(())
+}
