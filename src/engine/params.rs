@@ -70,5 +70,9 @@ pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence: a capture by a piece worth this much more than its victim, on a square the
 /// other side attacks, is not searched.
 pub const BAD_CAPTURE_MARGIN: i32 = 50;
+/// Time kept back on every move for the protocol and process overhead, in milliseconds.
+pub const MOVE_OVERHEAD_MS: u64 = 50;
+/// One move never takes more than the remaining clock divided by this.
+pub const MAX_SHARE_OF_CLOCK: u64 = 10;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;

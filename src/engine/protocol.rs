@@ -442,9 +442,10 @@ mod tests {
     }
 
     /// The same clock said three ways: UCCI in seconds, UCCI in milliseconds, UCI for
-    /// Black; and the search limits it gives, worked out by hand: 60 s left less 30 ms of
+    /// Black; and the search limits it gives, worked out by hand: 60 s left less 50 ms of
     /// overhead over 20 moves plus three quarters of the 2 s increment is a share of
-    /// 2,998 + 1,500 ms; the soft limit is 6/10 of it, the hard one three shares.
+    /// 2,997 + 1,500 ms; the soft limit is 6/10 of it, the hard one three shares but never
+    /// more than a tenth of the 59,950 ms left.
     #[test]
     fn clocks_in_every_unit_give_the_same_limits() {
         let clocks = [
@@ -474,19 +475,20 @@ mod tests {
             );
             let l = limits(&c);
             assert_eq!(l.soft, Some(Duration::from_millis(2_698)));
-            assert_eq!(l.hard, Some(Duration::from_millis(13_494)));
+            assert_eq!(l.hard, Some(Duration::from_millis(5_995)));
             assert_eq!((l.depth, l.nodes), (None, None));
         }
     }
 
     #[test]
     fn short_clocks_fixed_times_and_depths() {
-        // 1 s in seconds mode: 970 ms usable over 30 moves is 32 ms a move
+        // 1 s in seconds mode: 950 ms usable over 30 moves is 31 ms a move; three shares
+        // (93 ms) are under a tenth of the clock (95 ms)
         let c = go("go time 1 increment 0", Proto::Ucci, false, true);
         assert_eq!((c.time, c.inc), (Some(1_000), 0));
         let l = limits(&c);
-        assert_eq!(l.soft, Some(Duration::from_millis(19)));
-        assert_eq!(l.hard, Some(Duration::from_millis(96)));
+        assert_eq!(l.soft, Some(Duration::from_millis(18)));
+        assert_eq!(l.hard, Some(Duration::from_millis(93)));
         // a fixed time keeps 10 ms in hand
         let l = limits(&go("go movetime 500", Proto::Uci, true, true));
         assert_eq!((l.soft, l.hard), (Some(Duration::from_millis(490)), l.soft));
