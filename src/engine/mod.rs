@@ -9,6 +9,7 @@ pub mod player;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 

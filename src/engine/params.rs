@@ -67,9 +67,6 @@ pub const LMP_BASE: usize = 4;
 pub const LMR_MOVES: usize = 3;
 /// Quiescence: skip captures that cannot raise alpha by this margin.
 pub const DELTA_MARGIN: i32 = 200;
-/// Quiescence: a capture by a piece worth this much more than its victim, on a square the
-/// other side attacks, is not searched.
-pub const BAD_CAPTURE_MARGIN: i32 = 50;
 /// Time kept back on every move for the protocol and process overhead, in milliseconds.
 pub const MOVE_OVERHEAD_MS: u64 = 50;
 /// One move never takes more than the remaining clock divided by this.

@@ -1,7 +1,9 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
-//! windows, transposition table, quiescence over captures (all moves when in check), check
+//! windows, transposition table, quiescence over captures (all moves when in check; captures
+//! that lose material by static exchange are skipped), check
 //! extension, null-move pruning (not with little material), late move reductions, move
-//! ordering by hash move, MVV-LVA, killers and history.
+//! ordering by hash move, MVV-LVA (captures that lose by static exchange last), killers and
+//! history.
 //!
 //! Repetition: when a position repeats, the cycle since its earlier occurrence is ruled by
 //! the project's one implementation of Xiangqi's rules ([`crate::board::rules::judge_cycle`]):
@@ -9,11 +11,11 @@
 
 use super::eval::{evaluate, EvalState};
 use super::params::{
-    ASPIRATION, BAD_CAPTURE_MARGIN, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
-    LMP_BASE, LMP_DEPTH, LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
-    RFP_MARGIN, VALUE,
+    ASPIRATION, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH,
+    LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VALUE,
 };
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
+use super::see::loses_material;
 use super::tt::{Bound, Tt};
 use crate::board::rules::{judge_cycle, CycleVerdict};
 use crate::board::{Move, MoveList, Position, Role};
@@ -220,7 +222,12 @@ impl<'a> Searcher<'a> {
                 let s = if Some(m) == tt_move {
                     1 << 30
                 } else if self.pos.piece_at(m.to()).is_some() {
-                    (1 << 24) + mvv_lva(&self.pos, m)
+                    // captures that lose material by exchange go after the quiet moves
+                    if loses_material(&self.pos, m) {
+                        -(1 << 22) + mvv_lva(&self.pos, m)
+                    } else {
+                        (1 << 24) + mvv_lva(&self.pos, m)
+                    }
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 23
                 } else if self.killers[ply][1] == Some(m) {
@@ -306,22 +313,12 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let ev = self.ev;
-            let gain = |p: Option<crate::board::Piece>| p.map_or(0, |p| VALUE[p.role.index()].0);
-            let (victim, attacker) = (
-                gain(self.pos.piece_at(m.to())),
-                gain(self.pos.piece_at(m.from())),
-            );
-            let u = self.make(m);
-            // a capture by a piece worth more than its victim, on a square the other side can
-            // take back on, loses material: not searched (the side to move is not in check)
-            if !in_check
-                && attacker > victim + BAD_CAPTURE_MARGIN
-                && self.pos.is_attacked(m.to(), self.pos.turn())
-            {
-                self.unmake(m, u, ev);
+            // a capture that loses material by exchange is not searched (not in check)
+            if !in_check && loses_material(&self.pos, m) {
                 continue;
             }
+            let ev = self.ev;
+            let u = self.make(m);
             let s = -self.quiesce(-beta, -alpha, ply + 1);
             self.unmake(m, u, ev);
             if self.stopped {
