@@ -104,11 +104,14 @@ pub struct BenchArgs {
     /// Depth.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
     depth: i32,
+    /// Search threads (Lazy SMP; node counts vary from run to run on more than one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
 }
 
 /// `xqdb bench`: nodes and nodes per second of the fixed bench search.
 pub fn bench(a: BenchArgs) -> Result<(), String> {
-    let (nodes, secs) = xqdb::engine::search::bench(a.depth);
+    let (nodes, secs) = xqdb::engine::smp::bench(a.depth, a.threads as usize);
     println!(
         "{nodes} nodes in {secs:.2} s: {:.0} nodes/s",
         nodes as f64 / secs.max(1e-9)

@@ -10,6 +10,7 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod smp;
 pub mod time;
 pub mod tt;
 
@@ -17,3 +18,4 @@ pub use player::{Decision, Engine, MAX_HASH_MB};
 pub use protocol::run_protocol;
 pub use score::Score;
 pub use search::{Info, Limits, Searcher};
+pub use smp::MAX_THREADS;

@@ -14,6 +14,7 @@ use super::commands::{parse_bool, parse_go, parse_moves, parse_position, parse_s
 use super::player::MAX_HASH_MB;
 pub use super::player::{Decision, Engine};
 use super::search::Info;
+use super::smp::MAX_THREADS;
 use crate::board::Color;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -110,7 +111,7 @@ fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Line> {
 
 const UCI_OPTIONS: [&str; 7] = [
     "option name Hash type spin default 64 min 1 max 4096",
-    "option name Threads type spin default 1 min 1 max 1",
+    "option name Threads type spin default 1 min 1 max 64",
     "option name UseBook type check default true",
     "option name BookBest type check default false",
     "option name BookFile type string default books/default.xqb",
@@ -125,7 +126,7 @@ const UCCI_OPTIONS: [&str; 8] = [
     "option useegtb type check default true",
     "option bookfiles type string default books/default.xqb",
     "option egtbpaths type string default tables",
-    "option threads type spin min 1 max 1 default 1",
+    "option threads type spin min 1 max 64 default 1",
     "option newgame type button",
 ];
 
@@ -233,13 +234,17 @@ impl Session {
                     self.note(&format!("option {name}: {e}"));
                 }
             }
-            "threads" => {
-                if value.trim() != "1" {
-                    self.note(&format!(
-                        "option {name}: '{value}': only 1 thread is supported; unchanged"
-                    ));
+            "threads" => match value.trim().parse::<usize>() {
+                Ok(n) => {
+                    let r = self.engine().set_threads(n);
+                    if let Err(e) = r {
+                        self.note(&format!("option {name}: {e}"));
+                    }
                 }
-            }
+                Err(_) => self.note(&format!(
+                    "option {name}: '{value}' is not a thread count (1..={MAX_THREADS}); unchanged"
+                )),
+            },
             "batch" | "debug" | "ponder" | "idle" | "randomness" | "uci_chess960" => {}
             "newgame" => self.engine().new_game(),
             _ => self.note(&format!("unknown option '{name}' ignored")),

@@ -66,7 +66,7 @@ pub struct Searcher<'a> {
     checks: Vec<bool>,
     /// The move played from each position of `keys` (None for a null move).
     moves: Vec<Option<Move>>,
-    tt: &'a mut Tt,
+    tt: &'a Tt,
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
@@ -80,6 +80,10 @@ pub struct Searcher<'a> {
     stopped: bool,
     banned: Vec<Move>,
     root_moves: usize,
+    /// Part of a Lazy SMP search: the table's age is advanced by the caller, not here.
+    shared: bool,
+    /// Added to every iteration's depth (helper threads search ahead of the main one).
+    depth_offset: i32,
 }
 
 /// Moves with scores, handed out best first by selection (most nodes cut off early, so a
@@ -137,7 +141,7 @@ impl<'a> Searcher<'a> {
     pub fn new(
         pos: &Position,
         history: &[(u64, Move)],
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         tb: Option<&'a Tablebases>,
         stop: &'a AtomicBool,
         limits: Limits,
@@ -167,7 +171,16 @@ impl<'a> Searcher<'a> {
             stopped: false,
             banned,
             root_moves: 0,
+            shared: false,
+            depth_offset: 0,
         }
+    }
+
+    /// Make this searcher one of several sharing its table (Lazy SMP): `run` leaves the
+    /// table's age alone, and every iteration searches `depth_offset` plies deeper.
+    pub fn share(&mut self, depth_offset: i32) {
+        self.shared = true;
+        self.depth_offset = depth_offset;
     }
 
     fn should_stop(&mut self) -> bool {
@@ -564,7 +577,9 @@ impl<'a> Searcher<'a> {
     /// Iterative deepening; `report` is called after every completed iteration. Returns the
     /// best move (None when there is no legal move) and the last report.
     pub fn run(&mut self, mut report: impl FnMut(&Info)) -> (Option<Move>, Option<Info>) {
-        self.tt.new_search();
+        if !self.shared {
+            self.tt.new_search();
+        }
         let max_depth = self
             .limits
             .depth
@@ -573,7 +588,8 @@ impl<'a> Searcher<'a> {
         let mut best: Option<Move> = None;
         let mut last: Option<Info> = None;
         let mut score = 0;
-        for depth in 1..=max_depth {
+        let offset = self.depth_offset;
+        for depth in (1..=max_depth).map(|d| (d + offset).min(max_depth)) {
             self.seldepth = 0;
             let (mut lo, mut hi) = if depth >= 4 {
                 (score - ASPIRATION, score + ASPIRATION)
@@ -646,23 +662,3 @@ pub const BENCH_FENS: [&str; 8] = [
     "2bakab2/9/2n1c1n2/p3p3p/2p3p2/9/P1P1P1P1P/2N1C1N2/9/2BAKAB2 b - - 0 1",
     "3k5/4a4/4b4/9/9/4R4/9/9/4A4/3AK4 w - - 0 1",
 ];
-
-/// Search every bench position to `depth` with a fresh 16 MiB table: total nodes and seconds.
-/// The node count changes only when the search changes.
-pub fn bench(depth: i32) -> (u64, f64) {
-    let stop = AtomicBool::new(false);
-    let start = Instant::now();
-    let mut nodes = 0;
-    for fen in BENCH_FENS {
-        let pos = Position::from_fen(fen).expect("bench positions are legal");
-        let mut tt = Tt::new(16);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let mut s = Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
-        s.run(|_| {});
-        nodes += s.nodes;
-    }
-    (nodes, start.elapsed().as_secs_f64())
-}
