@@ -13,6 +13,7 @@ pub mod see;
 pub mod smp;
 pub mod time;
 pub mod tt;
+pub mod weights;
 
 pub use player::{Decision, Engine, MAX_HASH_MB};
 pub use protocol::run_protocol;
