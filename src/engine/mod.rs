@@ -13,6 +13,8 @@ pub mod see;
 pub mod smp;
 pub mod time;
 pub mod tt;
+pub mod tune;
+pub mod tune_data;
 pub mod weights;
 
 pub use player::{Decision, Engine, MAX_HASH_MB};
