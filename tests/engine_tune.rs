@@ -21,10 +21,7 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
     let a = gather(&games, &opt, &Silent).unwrap();
     let b = gather(&games, &opt, &Silent).unwrap();
     let sizes = (a.games, a.train.len(), a.held_out.len());
-    assert!(
-        sizes.0 >= 20 && sizes.1 > 500 && sizes.2 > 100,
-        "{sizes:?}"
-    );
+    assert!(sizes.0 >= 20 && sizes.1 > 500 && sizes.2 > 100, "{sizes:?}");
     assert_eq!(
         (a.train.len(), a.held_out.len()),
         (b.train.len(), b.held_out.len())
@@ -41,6 +38,7 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
     let fopt = FitOptions {
         iterations: 300,
         rate: 2.0,
+        only: Vec::new(),
     };
     let f = fit(&a.train, &a.held_out, &start, &fopt, &Silent);
     let g = fit(&b.train, &b.held_out, &start, &fopt, &Silent);
@@ -48,6 +46,18 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
     let losses = (f.before, f.after);
     assert!(f.after.0 < f.before.0, "{losses:?}");
     assert!(f.after.1 < f.before.1, "{losses:?}");
+    // with only two weights free, the others stay where they started
+    let only = FitOptions {
+        only: vec![4, 5],
+        ..fopt.clone()
+    };
+    let h = fit(&a.train, &a.held_out, &start, &only, &Silent);
+    assert!(h.after.0 < h.before.0, "{:?}", (h.before, h.after));
+    for (i, &w) in h.weights.iter().enumerate() {
+        if i != 4 && i != 5 {
+            assert_eq!(w, 50, "weight {i} moved");
+        }
+    }
     // the source holds every weight, in order, with its name
     let src = weights_source(&f.weights, "test");
     let values: Vec<(i32, String)> = src

@@ -143,6 +143,10 @@ pub struct TuneArgs {
     /// Step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     rate: f32,
+    /// Fit only these weights (names as in the weights file, comma-separated); the others
+    /// stay as built.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 /// `xqdb tune`: fit the evaluation's weights to game results (Texel's method).
@@ -154,9 +158,23 @@ pub fn tune(a: TuneArgs, ui: &Ui) -> Result<(), String> {
         max_positions: a.max_positions as usize,
     };
     let data = tune_data::gather(&a.paths, &opt, &ui.reading_bars())?;
+    let names = xqdb::engine::eval::PARAM_NAMES;
+    let only = a
+        .only
+        .iter()
+        .map(|n| {
+            names.iter().position(|x| x == n).ok_or_else(|| {
+                format!(
+                    "tune --only: no weight named '{n}' (one of: {})",
+                    names.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
     let fopt = tune::FitOptions {
         iterations: a.iterations as usize,
         rate: a.rate,
+        only,
     };
     let f = tune::fit(&data.train, &data.held_out, &TUNED, &fopt, &ui.phase_bars());
     let note = format!(

@@ -24,6 +24,8 @@ pub struct FitOptions {
     pub iterations: usize,
     /// Adam's step size, in centipawns.
     pub rate: f32,
+    /// Only these weights move (indexes into `PARAM_NAMES`); empty: all of them.
+    pub only: Vec<usize>,
 }
 
 impl Default for FitOptions {
@@ -31,6 +33,7 @@ impl Default for FitOptions {
         FitOptions {
             iterations: 600,
             rate: 1.0,
+            only: Vec::new(),
         }
     }
 }
@@ -139,6 +142,9 @@ pub fn fit(
     for t in 1..=opt.iterations {
         let g = gradient(train, &w.map(|x| x as f32), k);
         for i in 0..NUM_PARAMS {
+            if !opt.only.is_empty() && !opt.only.contains(&i) {
+                continue;
+            }
             m[i] = b1 * m[i] + (1.0 - b1) * g[i];
             v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
             let mh = m[i] / (1.0 - b1.powi(t as i32));
@@ -206,6 +212,7 @@ mod tests {
         let opt = FitOptions {
             iterations: 400,
             rate: 4.0,
+            only: Vec::new(),
         };
         let f = fit(&data, &data, &start, &opt, &crate::progress::Silent);
         assert!(f.after.0 < f.before.0, "{f:?}");
