@@ -113,7 +113,7 @@ pub fn gather(
             let mut pos = g.start.clone();
             let mut took = false;
             for (ply, &m) in g.moves.iter().enumerate() {
-                if ply >= opt.skip_plies && (ply + n) % opt.every == 0 {
+                if ply >= opt.skip_plies && (ply + n).is_multiple_of(opt.every) {
                     if quiet(&pos) {
                         let l = linear(&pos);
                         let sign = if pos.turn() == crate::board::Color::Red {
@@ -126,7 +126,7 @@ pub fn gather(
                             fixed: l.fixed * sign,
                             result,
                         };
-                        if n % 10 == 0 {
+                        if n.is_multiple_of(10) {
                             data.held_out.push(s);
                         } else {
                             data.train.push(s);
