@@ -66,6 +66,9 @@ enum Command {
     Analyse(cli::engine::AnalyseArgs),
     /// Search a fixed set of positions to a fixed depth: total nodes and nodes per second.
     Bench(cli::engine::BenchArgs),
+    /// Fit the evaluation's weights to the results of real games (Texel's method) and write
+    /// them as Rust source for the next build.
+    Tune(cli::engine::TuneArgs),
     /// Play a match between two engines (UCI or UCCI, detected by handshake).
     Match(cli::arena::MatchArgs),
     /// Serve the web explorer and JSON API: tablebases, book and engine analysis.
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Engine => cli::engine::engine(),
         Command::Analyse(a) => cli::engine::analyse(a, &ui),
         Command::Bench(a) => cli::engine::bench(a),
+        Command::Tune(a) => cli::engine::tune(a, &ui),
         Command::Match(a) => cli::arena::run(a, &ui),
         Command::Serve(a) => cli::serve::serve(a),
         Command::Show(a) => cli::board::show(a, &ui),

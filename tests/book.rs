@@ -419,7 +419,9 @@ fn the_repertoire_check_drops_a_move_that_loses_a_rook() {
     let rep = derive(&entries, &opts);
     assert_eq!(rep.dropped.len(), 1, "{:?}", rep.dropped);
     assert_eq!(rep.dropped[0].mv.to_string(), "i9h9");
-    assert!(rep.dropped[0].loss >= 300, "{:?}", rep.dropped);
+    // at least the margin (the tuned middle-game rook is worth 468 cp, less what the
+    // depth-4 search finds in return)
+    assert!(rep.dropped[0].loss >= opts.margin, "{:?}", rep.dropped);
     let last = rep.nodes.last().unwrap();
     assert_eq!(last.path.len(), 3);
     assert_eq!(last.moves.len(), 1);

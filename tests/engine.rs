@@ -262,7 +262,12 @@ fn bad_lines_and_values_get_an_info_string_and_the_engine_goes_on() {
         b"setoption name TablebasePath value /no/such/dir",
         "no such folder",
     );
-    info(&mut e, b"setoption name Threads value 4", "only 1 thread");
+    info(&mut e, b"setoption name Threads value 65", "out of range");
+    info(
+        &mut e,
+        b"setoption name Threads value two",
+        "not a thread count",
+    );
     info(&mut e, b"setoption value true", "without 'name'");
     info(&mut e, b"banmoves z9z9", "not a move");
     // a rejected position is never searched as the previous one
@@ -407,14 +412,14 @@ fn a_corrupt_default_book_is_reported_once() {
 /// variation ends in a position without a legal move after exactly the claimed plies.
 fn claimed_mate(fen: &str, nodes: u64) -> Option<i32> {
     let pos = Position::from_fen(fen).unwrap();
-    let mut tt = Tt::new(16);
+    let tt = Tt::new(16);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(14),
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let mut s = Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
+    let mut s = Searcher::new(&pos, &[], &tt, None, &stop, limits, Vec::new());
     let (_, info) = s.run(|_| {});
     let info = info?;
     let moves = info.score.mate_moves().filter(|&m| m > 0)?;

@@ -109,14 +109,13 @@ fn no_legal_move_loses_even_without_check() {
     assert!(pos.legal_moves().is_empty());
     assert!(!pos.has_legal_move());
     // the search scores it as mated now, as it does a checkmate
-    let mut tt = Tt::new(1);
+    let tt = Tt::new(1);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(3),
         ..Limits::default()
     };
-    let (best, info) =
-        Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new()).run(|_| {});
+    let (best, info) = Searcher::new(&pos, &[], &tt, None, &stop, limits, Vec::new()).run(|_| {});
     assert_eq!(best, None);
     assert_eq!(info.map(|i| i.score), Some(Score::mated_in(0)));
     // one rook step earlier (a7), Red to move: a7a8 wins at once, with no check given

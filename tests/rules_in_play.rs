@@ -160,7 +160,7 @@ fn the_match_runner_draws_a_mutual_perpetual_check() {
 /// Search `pos` reached through `history` (keys and moves, oldest first) with every root
 /// move but `only` banned (when given): the score and best move.
 fn search(pos: &Position, history: &[(u64, Move)], only: Option<Move>) -> (i32, Option<Move>) {
-    let mut tt = Tt::new(16);
+    let tt = Tt::new(16);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(10),
@@ -170,7 +170,7 @@ fn search(pos: &Position, history: &[(u64, Move)], only: Option<Move>) -> (i32, 
         Some(m) => pos.legal_moves().into_iter().filter(|&x| x != m).collect(),
         None => Vec::new(),
     };
-    let mut s = Searcher::new(pos, history, &mut tt, None, &stop, limits, banned);
+    let mut s = Searcher::new(pos, history, &tt, None, &stop, limits, banned);
     let (best, info) = s.run(|_| {});
     (info.expect("a completed iteration").score.0, best)
 }

@@ -87,14 +87,14 @@ fn move_scores(pos: &Position, moves: &[Move], depth: i32) -> Vec<i32> {
         .map(|&m| {
             let mut child = pos.clone();
             child.play(m);
-            let mut tt = Tt::new(4);
+            let tt = Tt::new(4);
             let stop = AtomicBool::new(false);
             let limits = Limits {
                 depth: Some(depth.max(1) - 1),
                 ..Limits::default()
             };
             let history = [(pos.key(), m)];
-            let mut s = Searcher::new(&child, &history, &mut tt, None, &stop, limits, Vec::new());
+            let mut s = Searcher::new(&child, &history, &tt, None, &stop, limits, Vec::new());
             match s.run(|_| {}) {
                 (_, Some(info)) => -info.score.0,
                 // no legal reply: the move mates

@@ -104,14 +104,99 @@ pub struct BenchArgs {
     /// Depth.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
     depth: i32,
+    /// Search threads (Lazy SMP; node counts vary from run to run on more than one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
 }
 
 /// `xqdb bench`: nodes and nodes per second of the fixed bench search.
 pub fn bench(a: BenchArgs) -> Result<(), String> {
-    let (nodes, secs) = xqdb::engine::search::bench(a.depth);
+    let (nodes, secs) = xqdb::engine::smp::bench(a.depth, a.threads as usize);
     println!(
         "{nodes} nodes in {secs:.2} s: {:.0} nodes/s",
         nodes as f64 / secs.max(1e-9)
     );
+    Ok(())
+}
+
+/// Arguments of `xqdb tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// Game record files or folders (PGN, XQF) with results.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Where to write the weights (Rust source, embedded by the next build).
+    #[arg(short, long, default_value = "src/engine/weights.rs")]
+    output: PathBuf,
+    /// A position every this many plies.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    every: u32,
+    /// Plies skipped at the start of each game.
+    #[arg(long, default_value_t = 10)]
+    skip_plies: u32,
+    /// Most positions read.
+    #[arg(long, default_value_t = 400_000, value_parser = clap::value_parser!(u64).range(100..=50_000_000))]
+    max_positions: u64,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    iterations: u32,
+    /// Step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f32,
+    /// Fit only these weights (names as in the weights file, comma-separated); the others
+    /// stay as built.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+}
+
+/// `xqdb tune`: fit the evaluation's weights to game results (Texel's method).
+pub fn tune(a: TuneArgs, ui: &Ui) -> Result<(), String> {
+    use xqdb::engine::{tune, tune_data, weights::TUNED};
+    let opt = tune_data::DataOptions {
+        every: a.every as usize,
+        skip_plies: a.skip_plies as usize,
+        max_positions: a.max_positions as usize,
+    };
+    let data = tune_data::gather(&a.paths, &opt, &ui.reading_bars())?;
+    let names = xqdb::engine::eval::PARAM_NAMES;
+    let only = a
+        .only
+        .iter()
+        .map(|n| {
+            names.iter().position(|x| x == n).ok_or_else(|| {
+                format!(
+                    "tune --only: no weight named '{n}' (one of: {})",
+                    names.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    let fopt = tune::FitOptions {
+        iterations: a.iterations as usize,
+        rate: a.rate,
+        only,
+    };
+    let f = tune::fit(&data.train, &data.held_out, &TUNED, &fopt, &ui.phase_bars());
+    let note = format!(
+        "{} training and {} held-out positions of {} games, K {:.4}, loss {:.6} -> {:.6} \
+         training, {:.6} -> {:.6} held-out",
+        data.train.len(),
+        data.held_out.len(),
+        data.games,
+        f.k,
+        f.before.0,
+        f.after.0,
+        f.before.1,
+        f.after.1
+    );
+    std::fs::write(&a.output, tune::weights_source(&f.weights, &note))
+        .map_err(|e| format!("{}: {e}", a.output.display()))?;
+    if !ui.quiet {
+        println!("{}: {note}", a.output.display());
+        println!(
+            "{} positions passed over as not quiet, {} games without a result",
+            data.not_quiet, data.no_result
+        );
+    }
     Ok(())
 }

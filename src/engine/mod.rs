@@ -9,11 +9,17 @@ pub mod player;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod see;
+pub mod smp;
 pub mod tb_root;
 pub mod time;
 pub mod tt;
+pub mod tune;
+pub mod tune_data;
+pub mod weights;
 
 pub use player::{Decision, Engine, MAX_HASH_MB};
 pub use protocol::run_protocol;
 pub use score::Score;
 pub use search::{Info, Limits, Searcher};
+pub use smp::MAX_THREADS;

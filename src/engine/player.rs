@@ -4,7 +4,8 @@
 //! that is not there) are kept as notes for the protocol to report, never dropped.
 
 use super::params::DEFAULT_HASH_MB;
-use super::search::{Info, Limits, Searcher};
+use super::search::{Info, Limits};
+use super::smp::{self, Job, MAX_THREADS};
 use super::time::{limits, Clock};
 use super::tt::Tt;
 use crate::board::{Move, Position};
@@ -33,6 +34,7 @@ pub struct Engine {
     /// Made at the first search (or when the size is set), so that starting costs nothing.
     tt: Option<Tt>,
     hash_mb: usize,
+    threads: usize,
     book_path: PathBuf,
     book: BookState,
     /// Play book moves.
@@ -76,6 +78,7 @@ impl Engine {
             history: Vec::new(),
             tt: None,
             hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             book_path: crate::paths::books_dir().join("default.xqb"),
             book: BookState::Unopened,
             use_book: true,
@@ -115,6 +118,24 @@ impl Engine {
             }
             Err(e) => Err(format!("{e}; kept {} MiB", self.hash_mb)),
         }
+    }
+
+    /// Set the number of search threads (1 to [`MAX_THREADS`]); out of range: unchanged,
+    /// and the error says why.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        if !(1..=MAX_THREADS).contains(&n) {
+            return Err(format!(
+                "{n} threads out of range 1..={MAX_THREADS}; kept {}",
+                self.threads
+            ));
+        }
+        self.threads = n;
+        Ok(())
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Current hash size in MiB.
@@ -285,12 +306,20 @@ impl Engine {
         let lim: Limits = limits(clock);
         let tb = if self.use_tb { self.tb.as_ref() } else { None };
         let tt = self.tt.get_or_insert_with(|| Tt::new(self.hash_mb));
-        let mut s = Searcher::new(&pos, &self.history, tt, tb, stop, lim, banned);
-        let (best, info) = s.run(&mut report);
+        let job = Job {
+            pos: &pos,
+            history: &self.history,
+            tt,
+            tb,
+            stop,
+            limits: lim,
+            banned,
+        };
+        let out = smp::search(job, self.threads, &mut report);
         Decision {
-            best,
+            best: out.best,
             source: None,
-            info,
+            info: out.info,
         }
     }
 

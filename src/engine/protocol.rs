@@ -14,6 +14,7 @@ use super::commands::{parse_bool, parse_go, parse_moves, parse_position, parse_s
 use super::player::MAX_HASH_MB;
 pub use super::player::{Decision, Engine};
 use super::search::Info;
+use super::smp::MAX_THREADS;
 use crate::board::Color;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -110,7 +111,7 @@ fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Line> {
 
 const UCI_OPTIONS: [&str; 8] = [
     "option name Hash type spin default 64 min 1 max 4096",
-    "option name Threads type spin default 1 min 1 max 1",
+    "option name Threads type spin default 1 min 1 max 64",
     "option name UseBook type check default true",
     "option name BookBest type check default false",
     "option name BookFile type string default books/default.xqb",
@@ -127,7 +128,7 @@ const UCCI_OPTIONS: [&str; 9] = [
     "option bookfiles type string default books/default.xqb",
     "option egtbpaths type string default tables",
     "option naturallimit type spin min 1 max 1000 default 120",
-    "option threads type spin min 1 max 1 default 1",
+    "option threads type spin min 1 max 64 default 1",
     "option newgame type button",
 ];
 
@@ -241,13 +242,17 @@ impl Session {
                     self.note(&format!("option {name}: {e}"));
                 }
             }
-            "threads" => {
-                if value.trim() != "1" {
-                    self.note(&format!(
-                        "option {name}: '{value}': only 1 thread is supported; unchanged"
-                    ));
+            "threads" => match value.trim().parse::<usize>() {
+                Ok(n) => {
+                    let r = self.engine().set_threads(n);
+                    if let Err(e) = r {
+                        self.note(&format!("option {name}: {e}"));
+                    }
                 }
-            }
+                Err(_) => self.note(&format!(
+                    "option {name}: '{value}' is not a thread count (1..={MAX_THREADS}); unchanged"
+                )),
+            },
             "batch" | "debug" | "ponder" | "idle" | "randomness" | "uci_chess960" => {}
             "newgame" => self.engine().new_game(),
             _ => self.note(&format!("unknown option '{name}' ignored")),
@@ -450,9 +455,10 @@ mod tests {
     }
 
     /// The same clock said three ways: UCCI in seconds, UCCI in milliseconds, UCI for
-    /// Black; and the search limits it gives, worked out by hand: 60 s left less 30 ms of
+    /// Black; and the search limits it gives, worked out by hand: 60 s left less 50 ms of
     /// overhead over 20 moves plus three quarters of the 2 s increment is a share of
-    /// 2,998 + 1,500 ms; the soft limit is 6/10 of it, the hard one three shares.
+    /// 2,997 + 1,500 ms; the soft limit is 6/10 of it, the hard one three shares but never
+    /// more than a tenth of the 59,950 ms left.
     #[test]
     fn clocks_in_every_unit_give_the_same_limits() {
         let clocks = [
@@ -482,19 +488,20 @@ mod tests {
             );
             let l = limits(&c);
             assert_eq!(l.soft, Some(Duration::from_millis(2_698)));
-            assert_eq!(l.hard, Some(Duration::from_millis(13_494)));
+            assert_eq!(l.hard, Some(Duration::from_millis(5_995)));
             assert_eq!((l.depth, l.nodes), (None, None));
         }
     }
 
     #[test]
     fn short_clocks_fixed_times_and_depths() {
-        // 1 s in seconds mode: 970 ms usable over 30 moves is 32 ms a move
+        // 1 s in seconds mode: 950 ms usable over 30 moves is 31 ms a move; three shares
+        // (93 ms) are under a tenth of the clock (95 ms)
         let c = go("go time 1 increment 0", Proto::Ucci, false, true);
         assert_eq!((c.time, c.inc), (Some(1_000), 0));
         let l = limits(&c);
-        assert_eq!(l.soft, Some(Duration::from_millis(19)));
-        assert_eq!(l.hard, Some(Duration::from_millis(96)));
+        assert_eq!(l.soft, Some(Duration::from_millis(18)));
+        assert_eq!(l.hard, Some(Duration::from_millis(93)));
         // a fixed time keeps 10 ms in hand
         let l = limits(&go("go movetime 500", Proto::Uci, true, true));
         assert_eq!((l.soft, l.hard), (Some(Duration::from_millis(490)), l.soft));

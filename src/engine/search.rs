@@ -1,7 +1,9 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
-//! windows, transposition table, quiescence over captures (all moves when in check), check
+//! windows, transposition table, quiescence over captures (all moves when in check; captures
+//! that lose material by static exchange are skipped), check
 //! extension, null-move pruning (not with little material), late move reductions, move
-//! ordering by hash move, MVV-LVA, killers and history.
+//! ordering by hash move, MVV-LVA (captures that lose by static exchange last), killers and
+//! history.
 //!
 //! Repetition: when a position repeats, the cycle since its earlier occurrence is ruled by
 //! the project's one implementation of Xiangqi's rules ([`crate::board::rules::judge_cycle`]):
@@ -9,11 +11,11 @@
 
 use super::eval::{evaluate, EvalState};
 use super::params::{
-    ASPIRATION, BAD_CAPTURE_MARGIN, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN,
-    LMP_BASE, LMP_DEPTH, LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
-    RFP_MARGIN, VALUE,
+    ASPIRATION, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH,
+    LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VALUE,
 };
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
+use super::see::loses_material;
 use super::tt::{Bound, Tt};
 use crate::board::rules::{judge_cycle, CycleVerdict};
 use crate::board::{Move, MoveList, Position, Role};
@@ -64,7 +66,7 @@ pub struct Searcher<'a> {
     checks: Vec<bool>,
     /// The move played from each position of `keys` (None for a null move).
     moves: Vec<Option<Move>>,
-    tt: &'a mut Tt,
+    tt: &'a Tt,
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
@@ -78,6 +80,10 @@ pub struct Searcher<'a> {
     stopped: bool,
     banned: Vec<Move>,
     root_moves: usize,
+    /// Part of a Lazy SMP search: the table's age is advanced by the caller, not here.
+    shared: bool,
+    /// Added to every iteration's depth (helper threads search ahead of the main one).
+    depth_offset: i32,
 }
 
 /// Moves with scores, handed out best first by selection (most nodes cut off early, so a
@@ -135,7 +141,7 @@ impl<'a> Searcher<'a> {
     pub fn new(
         pos: &Position,
         history: &[(u64, Move)],
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         tb: Option<&'a Tablebases>,
         stop: &'a AtomicBool,
         limits: Limits,
@@ -165,7 +171,16 @@ impl<'a> Searcher<'a> {
             stopped: false,
             banned,
             root_moves: 0,
+            shared: false,
+            depth_offset: 0,
         }
+    }
+
+    /// Make this searcher one of several sharing its table (Lazy SMP): `run` leaves the
+    /// table's age alone, and every iteration searches `depth_offset` plies deeper.
+    pub fn share(&mut self, depth_offset: i32) {
+        self.shared = true;
+        self.depth_offset = depth_offset;
     }
 
     fn should_stop(&mut self) -> bool {
@@ -220,7 +235,12 @@ impl<'a> Searcher<'a> {
                 let s = if Some(m) == tt_move {
                     1 << 30
                 } else if self.pos.piece_at(m.to()).is_some() {
-                    (1 << 24) + mvv_lva(&self.pos, m)
+                    // captures that lose material by exchange go after the quiet moves
+                    if loses_material(&self.pos, m) {
+                        -(1 << 22) + mvv_lva(&self.pos, m)
+                    } else {
+                        (1 << 24) + mvv_lva(&self.pos, m)
+                    }
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 23
                 } else if self.killers[ply][1] == Some(m) {
@@ -306,22 +326,12 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let ev = self.ev;
-            let gain = |p: Option<crate::board::Piece>| p.map_or(0, |p| VALUE[p.role.index()].0);
-            let (victim, attacker) = (
-                gain(self.pos.piece_at(m.to())),
-                gain(self.pos.piece_at(m.from())),
-            );
-            let u = self.make(m);
-            // a capture by a piece worth more than its victim, on a square the other side can
-            // take back on, loses material: not searched (the side to move is not in check)
-            if !in_check
-                && attacker > victim + BAD_CAPTURE_MARGIN
-                && self.pos.is_attacked(m.to(), self.pos.turn())
-            {
-                self.unmake(m, u, ev);
+            // a capture that loses material by exchange is not searched (not in check)
+            if !in_check && loses_material(&self.pos, m) {
                 continue;
             }
+            let ev = self.ev;
+            let u = self.make(m);
             let s = -self.quiesce(-beta, -alpha, ply + 1);
             self.unmake(m, u, ev);
             if self.stopped {
@@ -567,7 +577,9 @@ impl<'a> Searcher<'a> {
     /// Iterative deepening; `report` is called after every completed iteration. Returns the
     /// best move (None when there is no legal move) and the last report.
     pub fn run(&mut self, mut report: impl FnMut(&Info)) -> (Option<Move>, Option<Info>) {
-        self.tt.new_search();
+        if !self.shared {
+            self.tt.new_search();
+        }
         let max_depth = self
             .limits
             .depth
@@ -576,7 +588,8 @@ impl<'a> Searcher<'a> {
         let mut best: Option<Move> = None;
         let mut last: Option<Info> = None;
         let mut score = 0;
-        for depth in 1..=max_depth {
+        let offset = self.depth_offset;
+        for depth in (1..=max_depth).map(|d| (d + offset).min(max_depth)) {
             self.seldepth = 0;
             let (mut lo, mut hi) = if depth >= 4 {
                 (score - ASPIRATION, score + ASPIRATION)
@@ -649,23 +662,3 @@ pub const BENCH_FENS: [&str; 8] = [
     "2bakab2/9/2n1c1n2/p3p3p/2p3p2/9/P1P1P1P1P/2N1C1N2/9/2BAKAB2 b - - 0 1",
     "3k5/4a4/4b4/9/9/4R4/9/9/4A4/3AK4 w - - 0 1",
 ];
-
-/// Search every bench position to `depth` with a fresh 16 MiB table: total nodes and seconds.
-/// The node count changes only when the search changes.
-pub fn bench(depth: i32) -> (u64, f64) {
-    let stop = AtomicBool::new(false);
-    let start = Instant::now();
-    let mut nodes = 0;
-    for fen in BENCH_FENS {
-        let pos = Position::from_fen(fen).expect("bench positions are legal");
-        let mut tt = Tt::new(16);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let mut s = Searcher::new(&pos, &[], &mut tt, None, &stop, limits, Vec::new());
-        s.run(|_| {});
-        nodes += s.nodes;
-    }
-    (nodes, start.elapsed().as_secs_f64())
-}

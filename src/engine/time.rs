@@ -1,5 +1,6 @@
 //! Time management.
 
+use super::params::{MAX_SHARE_OF_CLOCK, MOVE_OVERHEAD_MS};
 use super::search::Limits;
 use std::time::Duration;
 
@@ -39,14 +40,38 @@ pub fn limits(c: &Clock) -> Limits {
         l.soft = Some(t);
         l.hard = Some(t);
     } else if let Some(time) = c.time {
-        let overhead = 30;
-        let left = time.saturating_sub(overhead).max(1);
+        let left = time.saturating_sub(MOVE_OVERHEAD_MS).max(1);
         let mtg = c.movestogo.unwrap_or(30).clamp(1, 50);
         let share = left / mtg + c.inc * 3 / 4;
-        let soft = share.min(left / 2).max(1);
-        let hard = (share * 3).min(left * 2 / 5).max(soft);
+        // never more than a fixed fraction of what is left on one move
+        let cap = (left / MAX_SHARE_OF_CLOCK).max(1);
+        let hard = (share * 3).min(cap).max(1);
+        let soft = share.min(hard).max(1);
         l.soft = Some(Duration::from_millis(soft * 6 / 10));
         l.hard = Some(Duration::from_millis(hard));
     }
     l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_move_never_takes_more_than_a_tenth_of_the_clock() {
+        for time in [100u64, 700, 2_000, 10_000, 600_000] {
+            for inc in [0u64, 20, 1_000, 5_000] {
+                let l = limits(&Clock {
+                    time: Some(time),
+                    inc,
+                    ..Clock::default()
+                });
+                let (soft, hard) = (l.soft.unwrap(), l.hard.unwrap());
+                let cap =
+                    (time.saturating_sub(MOVE_OVERHEAD_MS).max(1) / MAX_SHARE_OF_CLOCK).max(1);
+                assert!(hard.as_millis() as u64 <= cap, "{time}+{inc}: {hard:?}");
+                assert!(soft <= hard, "{time}+{inc}: {soft:?} {hard:?}");
+            }
+        }
+    }
 }

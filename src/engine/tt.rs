@@ -1,7 +1,9 @@
-//! Transposition table keyed by the Zobrist key.
+//! Transposition table keyed by the Zobrist key, shared without locks by the search
+//! threads (Lazy SMP).
 
 use super::score::MATE_BOUND;
 use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Bound of a stored score.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -14,14 +16,32 @@ pub enum Bound {
     Upper,
 }
 
-#[derive(Copy, Clone, Default)]
-struct Entry {
-    key: u64,
-    mv: u16,
-    score: i16,
-    depth: i8,
-    bound: u8,
-    age: u8,
+/// One slot: the key XOR the data, and the data (move, score, depth, bound, age packed in
+/// 56 bits). Threads read and write slots without locks; a slot torn by two writers at once
+/// fails the XOR check and reads as empty.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+fn pack(mv: u16, score: i16, depth: i8, bound: u8, age: u8) -> u64 {
+    mv as u64
+        | (score as u16 as u64) << 16
+        | (depth as u8 as u64) << 32
+        | (bound as u64) << 40
+        | (age as u64) << 48
+}
+
+/// (move, score, depth, bound, age).
+fn unpack(d: u64) -> (u16, i16, i8, u8, u8) {
+    (
+        d as u16,
+        (d >> 16) as u16 as i16,
+        (d >> 32) as u8 as i8,
+        (d >> 40) as u8,
+        (d >> 48) as u8,
+    )
 }
 
 /// A hit.
@@ -37,20 +57,22 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-/// The table.
+/// The table, shared by the search threads (every method but `clear` takes `&self`).
 pub struct Tt {
-    entries: Vec<Entry>,
-    age: u8,
+    slots: Vec<Slot>,
+    age: AtomicU8,
 }
 
 impl Tt {
     /// A table of about `mb` MiB (at least 1). Aborts when the memory cannot be had: see
     /// [`Tt::try_new`] for sizes that come from a user.
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
+        let mut slots = Vec::new();
+        slots.resize_with(n.max(1024), Slot::default);
         Tt {
-            entries: vec![Entry::default(); n.max(1024)],
-            age: 0,
+            slots,
+            age: AtomicU8::new(0),
         }
     }
 
@@ -59,49 +81,63 @@ impl Tt {
         let n = mb
             .max(1)
             .checked_mul(1 << 20)
-            .map(|b| (b / std::mem::size_of::<Entry>()).max(1024))
+            .map(|b| (b / std::mem::size_of::<Slot>()).max(1024))
             .ok_or_else(|| format!("a hash table of {mb} MiB does not fit in memory"))?;
-        let mut entries = Vec::new();
-        entries
+        let mut slots = Vec::new();
+        slots
             .try_reserve_exact(n)
             .map_err(|_| format!("cannot allocate a hash table of {mb} MiB"))?;
-        entries.resize(n, Entry::default());
-        Ok(Tt { entries, age: 0 })
+        slots.resize_with(n, Slot::default);
+        Ok(Tt {
+            slots,
+            age: AtomicU8::new(0),
+        })
     }
 
     /// Forget everything.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        for s in &mut self.slots {
+            *s = Slot::default();
+        }
     }
 
-    /// Start a new search (older entries are replaced first).
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    /// Start a new search (older entries are replaced first). Called once per search,
+    /// before its threads start.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
+    }
+
+    /// The slot's data when it holds `key`.
+    #[inline]
+    fn read(&self, key: u64) -> Option<u64> {
+        let s = self.slot(key);
+        let d = s.data.load(Ordering::Relaxed);
+        (s.check.load(Ordering::Relaxed) ^ d == key && d != 0).then_some(d)
     }
 
     /// Look a position up.
     #[inline]
     pub fn probe(&self, key: u64, ply: i32) -> Option<Hit> {
-        let e = &self.entries[self.slot(key)];
-        if e.key != key || e.bound == 0 {
+        let (mv, score, depth, bound, _) = unpack(self.read(key)?);
+        if bound == 0 {
             return None;
         }
-        let mut score = e.score as i32;
+        let mut score = score as i32;
         if score > MATE_BOUND {
             score -= ply;
         } else if score < -MATE_BOUND {
             score += ply;
         }
         Some(Hit {
-            mv: Move::from_u16(e.mv).filter(|_| e.mv != 0),
+            mv: Move::from_u16(mv).filter(|_| mv != 0),
             score,
-            depth: e.depth as i32,
-            bound: match e.bound {
+            depth: depth as i32,
+            bound: match bound {
                 1 => Bound::Exact,
                 2 => Bound::Lower,
                 _ => Bound::Upper,
@@ -112,7 +148,7 @@ impl Tt {
     /// Store a result.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: i32,
         mv: Option<Move>,
@@ -120,10 +156,12 @@ impl Tt {
         depth: i32,
         bound: Bound,
     ) {
-        let i = self.slot(key);
-        let e = &mut self.entries[i];
-        if e.key == key && e.age == self.age && e.depth as i32 > depth && bound != Bound::Exact {
-            return;
+        let age = self.age.load(Ordering::Relaxed);
+        let old = self.read(key).map(unpack);
+        if let Some((_, _, d, _, a)) = old {
+            if a == age && d as i32 > depth && bound != Bound::Exact {
+                return;
+            }
         }
         let mut s = score;
         if s > MATE_BOUND {
@@ -131,29 +169,64 @@ impl Tt {
         } else if s < -MATE_BOUND {
             s -= ply;
         }
-        let keep_move = if e.key == key { e.mv } else { 0 };
-        *e = Entry {
-            key,
-            mv: mv.map_or(keep_move, |m| m.to_u16()),
-            score: s.clamp(-32000, 32000) as i16,
-            depth: depth.clamp(-1, 127) as i8,
-            bound: match bound {
+        let keep_move = old.map_or(0, |o| o.0);
+        let data = pack(
+            mv.map_or(keep_move, |m| m.to_u16()),
+            s.clamp(-32000, 32000) as i16,
+            depth.clamp(-1, 127) as i8,
+            match bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
             },
-            age: self.age,
-        };
+            age,
+        );
+        let slot = self.slot(key);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
     }
 
     /// Permille of entries written in this search.
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        self.entries[..n]
+        let age = self.age.load(Ordering::Relaxed);
+        let n = self.slots.len().min(1000);
+        self.slots[..n]
             .iter()
-            .filter(|e| e.bound != 0 && e.age == self.age)
+            .filter(|s| {
+                let (_, _, _, bound, a) = unpack(s.data.load(Ordering::Relaxed));
+                bound != 0 && a == age
+            })
             .count() as u32
             * 1000
             / n as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_read_back_and_other_keys_miss() {
+        let tt = Tt::new(1);
+        let m: Move = "h2e2".parse().expect("constant move");
+        tt.new_search();
+        tt.store(0x1234_5678_9abc_def0, 3, Some(m), -150, 7, Bound::Lower);
+        let h = tt.probe(0x1234_5678_9abc_def0, 3).expect("just stored");
+        assert_eq!(
+            (h.mv, h.score, h.depth, h.bound),
+            (Some(m), -150, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0x1234_5678_9abc_def1, 3).is_none());
+        // a mate score is stored relative to the node and read back relative to the probe
+        tt.store(42, 2, None, MATE_BOUND + 50, 1, Bound::Exact);
+        assert_eq!(
+            tt.probe(42, 5).map(|h| h.score),
+            Some(MATE_BOUND + 50 + 2 - 5)
+        );
+        // a torn slot (data from another entry) fails the check
+        let s = tt.slot(42);
+        s.data.store(pack(1, 2, 3, 1, 0), Ordering::Relaxed);
+        assert!(tt.probe(42, 0).is_none());
     }
 }

@@ -149,7 +149,7 @@ pub fn start(
         .name("xqdb-analyse".into())
         .spawn(move || {
             let _permit = permit;
-            let mut tt = Tt::new(state.limits.analysis_hash_mb);
+            let tt = Tt::new(state.limits.analysis_hash_mb);
             let limits = Limits {
                 depth: None,
                 nodes: None,
@@ -157,7 +157,7 @@ pub fn start(
                 hard: Some(movetime),
             };
             let tb = state.tables.as_ref().map(|c| &c.tb);
-            let mut s = Searcher::new(&pos, &[], &mut tt, tb, &search_stop, limits, Vec::new());
+            let mut s = Searcher::new(&pos, &[], &tt, tb, &search_stop, limits, Vec::new());
             let (best, _) = s.run(|i| {
                 let _ = tx.try_send(info_event(&pos, i));
             });
