@@ -108,14 +108,23 @@ fn the_threads_option_searches_on_two_threads() {
         stdin,
         "uci\nsetoption name Threads value 2\nsetoption name UseBook value false\n\
          setoption name UseTablebase value false\n\
-         position fen {MATE_IN_ONE}\ngo depth 5\nisready\nquit"
+         position fen {MATE_IN_ONE}\ngo depth 5"
     )
     .unwrap();
-    drop(stdin);
-    let lines: Vec<String> = BufReader::new(child.stdout.take().unwrap())
+    // `quit` only once the search has answered: a quit during the search ends it unanswered
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap())
         .lines()
         .map_while(Result::ok)
-        .collect();
+    {
+        let done = line.starts_with("bestmove");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
     assert!(child.wait().unwrap().success());
     assert!(
         lines

@@ -70,8 +70,8 @@ fn reference() -> &'static (BTreeMap<String, Vec<u8>>, u64) {
         assert_eq!(
             f.keys().cloned().collect::<Vec<_>>(),
             [
-                "KK.xqd", "KK.xqw", "KNK.xqd", "KNK.xqw", "KRK.xqd", "KRK.xqw", "KRKN.xqd",
-                "KRKN.xqw"
+                "KK.xqc", "KK.xqd", "KK.xqw", "KNK.xqc", "KNK.xqd", "KNK.xqw", "KRK.xqc",
+                "KRK.xqd", "KRK.xqw", "KRKN.xqc", "KRKN.xqd", "KRKN.xqw"
             ],
             "only table files are left"
         );
@@ -286,7 +286,7 @@ fn status_json_reports_presence_verification_and_damage() {
     assert_eq!(t["verified"], false);
     assert_eq!(t["rules"], 1);
     assert_eq!(t["positions"], 620640);
-    assert_eq!(t["metrics"], serde_json::json!(["xqw", "xqd"]));
+    assert_eq!(t["metrics"], serde_json::json!(["xqw", "xqd", "xqc"]));
     let size = std::fs::metadata(d.join("KRKN.xqd")).expect("a file").len();
     assert_eq!(t["files"]["xqd"], size);
     let out = xqdb(d, &["verify", TABLE, "--threads", "2"], &[]);
