@@ -365,6 +365,25 @@ fn the_engine_keeps_the_win_within_the_natural_limit_then_mates_fastest() {
                 "{}: the win leaves the limit",
                 p.to_fen()
             );
+            // the same limit reached by plies already played without a capture (the FEN's
+            // counter): 120 less the plies played leaves exactly the DTC
+            engine.natural_limit = 120;
+            let mut fields: Vec<String> = p.to_fen().split(' ').map(String::from).collect();
+            fields[4] = (120 - dtc).to_string();
+            let played = fields.join(" ");
+            engine.set_position(&played, &[]).expect("position");
+            let stop = AtomicBool::new(false);
+            let m = engine
+                .think(&xqdb::engine::time::Clock::default(), &stop, |_| {})
+                .best
+                .expect("a move");
+            let late = tb
+                .moves_dtc(&p)
+                .expect("moves")
+                .into_iter()
+                .find(|x| x.outcome.mv == m)
+                .expect("a legal move");
+            assert_eq!(late.dtc, Some(dtc), "{played}: the win leaves the limit");
             checked[1] += 1;
             // positions where the fastest mate converts later than the limit allows
             if wide.dtc != Some(dtc) {

@@ -285,7 +285,9 @@ impl Engine {
         let pos = self.pos.clone();
         let banned = self.banned.clone();
         let mut note = None;
-        let limit = self.natural_limit;
+        // the plies already played without a capture (the game's moves, or the FEN's
+        // counter) use up the limit
+        let limit = self.natural_limit.saturating_sub(pos.halfmoves());
         if let Some(tb) = self.tables() {
             let m = Material::of_position(&pos);
             if tb.has_table(&m) {

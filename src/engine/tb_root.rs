@@ -2,9 +2,10 @@
 //! limit decides first (a win is kept within the limit, a loss reaches beyond it when it
 //! can), then the distance to mate; without it, the DTM-best move.
 //!
-//! The limit is counted from the root (the plies already played without a capture are not
-//! known to the tables): a winning move whose DTC is at most the limit converts (captures or
-//! mates) before the limit can draw the game, and every conversion starts the count anew.
+//! `limit` is what is left of the natural limit at the root (the engine subtracts the plies
+//! already played without a capture: the game's moves since the last capture, or the FEN's
+//! counter): a winning move whose DTC is at most the limit converts (captures or mates)
+//! before the limit can draw the game, and every conversion starts the count anew.
 
 use crate::board::{Move, Position};
 use crate::tablebase::probe::{MoveOutcome, ProbeError};
