@@ -177,26 +177,39 @@ pub enum FilesState {
 /// (decompressed, its checksum and length checked). The error says what is wrong with which
 /// file.
 pub fn check_files(dir: &Path, m: &Material) -> Result<RuleSet, String> {
-    let index = PlacementIndex::new(*m).map_err(|e| e.to_string())?;
     let mut rules = Vec::new();
     for metric in [Metric::Wdl, Metric::Dtm] {
-        let f = TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
-            .map_err(|e| e.to_string())?;
-        if f.header.positions != index.size() {
-            return Err(format!(
-                "{}: {} positions per side, the index has {}",
-                f.path.display(),
-                f.header.positions,
-                index.size()
-            ));
-        }
-        f.read_all().map_err(|e| e.to_string())?;
+        let f = open_whole(dir, m, metric)?;
         rules.push(f.header.rules);
     }
     if rules[0] != rules[1] {
         return Err(format!("{m}: the WDL and DTM files differ in rule set"));
     }
     Ok(rules[0])
+}
+
+/// Open the `metric` file of `m` and check that its header is for this index. The error
+/// names the file.
+pub fn open_for_index(dir: &Path, m: &Material, metric: Metric) -> Result<TableFile, String> {
+    let index = PlacementIndex::new(*m).map_err(|e| e.to_string())?;
+    let f = TableFile::open(&table_path(dir, m, metric), Some((*m, metric)))
+        .map_err(|e| e.to_string())?;
+    if f.header.positions != index.size() {
+        return Err(format!(
+            "{}: {} positions per side, the index has {}",
+            f.path.display(),
+            f.header.positions,
+            index.size()
+        ));
+    }
+    Ok(f)
+}
+
+/// [`open_for_index`], and every block decompresses with its checksum and length.
+pub fn open_whole(dir: &Path, m: &Material, metric: Metric) -> Result<TableFile, String> {
+    let f = open_for_index(dir, m, metric)?;
+    f.read_all().map_err(|e| e.to_string())?;
+    Ok(f)
 }
 
 /// The state of the files of `m` in `dir` (see [`check_files`]).

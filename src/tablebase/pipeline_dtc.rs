@@ -41,23 +41,13 @@ pub fn save_dtc(dir: &Path, table: &Table, written: &mut Written) -> Result<(), 
     write_dtc_file(dir, table, written).map_err(|e| write_error(&table.material, e))
 }
 
-/// Check the DTC file of `m` whole (header for this index and rule set, every block).
-pub fn check_dtc_file(
+/// Open the DTC file of `m` and check its header (for this index and rule set).
+fn open_dtc(
     dir: &Path,
     m: &Material,
     rules: crate::board::rules::RuleSet,
-) -> Result<(), String> {
-    let index = crate::index::PlacementIndex::new(*m).map_err(|e| e.to_string())?;
-    let f = TableFile::open(&table_path(dir, m, Metric::Dtc), Some((*m, Metric::Dtc)))
-        .map_err(|e| e.to_string())?;
-    if f.header.positions != index.size() {
-        return Err(format!(
-            "{}: {} positions per side, the index has {}",
-            f.path.display(),
-            f.header.positions,
-            index.size()
-        ));
-    }
+) -> Result<TableFile, String> {
+    let f = super::pipeline::open_for_index(dir, m, Metric::Dtc)?;
     if f.header.rules != rules {
         return Err(format!(
             "{}: rule set {} but the WDL file has rule set {rules}",
@@ -65,6 +55,16 @@ pub fn check_dtc_file(
             f.header.rules
         ));
     }
+    Ok(f)
+}
+
+/// Check the DTC file of `m` whole (header for this index and rule set, every block).
+pub fn check_dtc_file(
+    dir: &Path,
+    m: &Material,
+    rules: crate::board::rules::RuleSet,
+) -> Result<(), String> {
+    let f = open_dtc(dir, m, rules)?;
     f.read_all().map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -104,8 +104,8 @@ pub fn load_dtc(dir: &Path, table: &mut Table) -> Result<(), TbError> {
         path: path.display().to_string(),
         reason,
     };
-    check_dtc_file(dir, &m, table.rules).map_err(&corrupt)?;
-    let f = TableFile::open(&path, Some((m, Metric::Dtc))).map_err(|e| corrupt(e.to_string()))?;
+    // (read_all checks every block)
+    let f = open_dtc(dir, &m, table.rules).map_err(&corrupt)?;
     let all = f.read_all().map_err(|e| corrupt(e.to_string()))?;
     let n = table.values[0].len();
     let mut dtc = [all[..n].to_vec(), all[n..].to_vec()];
