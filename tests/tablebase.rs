@@ -412,3 +412,38 @@ fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
         assert!(e.why.contains("missed ruling"), "{e:?}");
     }
 }
+
+/// Files of format version 1 (blocks of values byte by byte, no tag; `tests/data/format-v1`
+/// holds KRK and KRKN as the generator wrote them before version 2) are still read, probed
+/// and written again as version 2 with the same values.
+#[test]
+fn format_version_1_files_are_still_read() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format-v1");
+    let tmp = temp_dir("format-v1");
+    let tb = Tablebases::open(&dir);
+    for name in ["KRK", "KRKN"] {
+        let m: Material = name.parse().unwrap();
+        for metric in [Metric::Wdl, Metric::Dtm] {
+            let f = TableFile::open(&table_path(&dir, &m, metric), Some((m, metric))).unwrap();
+            assert_eq!(f.header.version, 1, "{name} {metric:?}");
+        }
+        let old = load_table(&dir, &m, true).unwrap();
+        let new = table(name);
+        assert!(old.values == new.values, "{name}: version 1 values differ");
+        for (pos, v) in positions(&new).step_by(7) {
+            if v != ILLEGAL {
+                assert_eq!(tb.probe_dtm(&pos).ok(), expected(v), "{}", pos.to_fen());
+            }
+        }
+        write_files(tmp.path(), &old).unwrap();
+        for metric in [Metric::Wdl, Metric::Dtm] {
+            let f = TableFile::open(&table_path(tmp.path(), &m, metric), None).unwrap();
+            assert_eq!(f.header.version, xqdb::tablebase::file::VERSION);
+        }
+        let back = load_table(tmp.path(), &m, true).unwrap();
+        assert!(
+            back.values == old.values && back.verdicts == old.verdicts,
+            "{name}"
+        );
+    }
+}

@@ -17,8 +17,11 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Format version written and read.
-pub const VERSION: u32 = 1;
+/// Format version written. Version 2 blocks start with a tag byte (see
+/// [`super::block_code`]); version 1 blocks (values byte by byte) are still read.
+pub const VERSION: u32 = 2;
+/// Oldest format version read.
+pub const OLDEST_VERSION: u32 = 1;
 /// Index scheme 1: the mirror-folded placement index of `crate::index`.
 pub const INDEX_SCHEME: u8 = 1;
 /// Bytes of the fixed header.
@@ -88,7 +91,7 @@ pub enum FileError {
     },
     /// Written by another version of the format.
     #[error(
-        "{path}: unsupported table format version {version} (this build reads version {VERSION})"
+        "{path}: unsupported table format version {version} (this build reads versions {OLDEST_VERSION} to {VERSION})"
     )]
     Version {
         /// File.
@@ -183,7 +186,7 @@ impl Header {
             return Err(corrupt(path, "bad magic: not an xqdb table file"));
         };
         let version = LE::read_u32(&b[8..12]);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(FileError::Version {
                 path: path.display().to_string(),
                 version,
@@ -294,6 +297,11 @@ fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec
     out
 }
 
+/// What a block of the positions `range` holds before compression (tag and values).
+fn block_content(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
+    super::block_code::encode(&encode_range(t, metric, range))
+}
+
 /// Sizes written.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Written {
@@ -305,15 +313,26 @@ pub struct Written {
     pub dtc_bytes: u64,
 }
 
+/// Positions per block of the WDL and DTM files: 2^18 - 1 (see [`block_params`]).
+pub const BIG_BLOCK: u32 = (1 << 18) - 1;
+
 /// Compression settings per metric: (positions per block, zstd level).
 ///
-/// Measured on KRNKR: WDL in 64K-position blocks at level 15 (optimal parsing) is 1.59 MB
-/// and a block decompresses in about 37 us; DTM, read at the root only, in 32K blocks at
-/// level 12 is 4.0 MB.
+/// Blocks hold [`BIG_BLOCK`] positions, so that a block written byte by byte is, with its
+/// tag, exactly 256 KiB: zstd picks its parameters by the input's size, and inputs of at
+/// most 256 KiB get the set that compresses these values best (one byte more costs 24 % on
+/// KRNKR's WDL at the same level).
+///
+/// Measured (rule set 1, format version 2): WDL at level 15 is 3.09 MB for KRNKR (3.50 MB in
+/// version 1's 64K blocks) and 325.5 KB for KRNKAABB (410.9 KB; its blocks are written as
+/// runs, see [`super::block_code`]); DTM, read at the root only, at level 13 is 5.52 MB for
+/// KRNKR and 9.27 MB for KRNKAABB (6.89 MB and 11.15 MB in version 1's 32K blocks at level
+/// 12), at about twice the compression time. Level 19 or more would be smaller still but
+/// compresses 5-10 times slower.
 pub fn block_params(metric: Metric) -> (u32, i32) {
     match metric {
-        Metric::Wdl => (65536, 15),
-        Metric::Dtm => (32768, 12),
+        Metric::Wdl => (BIG_BLOCK, 15),
+        Metric::Dtm => (BIG_BLOCK, 13),
         Metric::Dtc => super::dtc_code::BLOCK_PARAMS,
     }
 }
@@ -337,7 +356,7 @@ fn compress_blocks(
         return (0..total.div_ceil(block))
             .into_par_iter()
             .map(|k| {
-                let raw = encode_range(t, metric, k * block..((k + 1) * block).min(total));
+                let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
                 CTX.with(|cell| {
                     let mut slot = cell.borrow_mut();
                     if slot.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -367,7 +386,7 @@ fn compress_blocks(
                 let c = c
                     .as_mut()
                     .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
-                let raw = encode_range(t, metric, k * block..((k + 1) * block).min(total));
+                let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
                 c.compress(&raw)
             },
         )
@@ -497,7 +516,7 @@ fn write_file(
             let samples: Vec<Vec<u8>> = (0..nblocks)
                 .step_by(step)
                 .map(|k| {
-                    encode_range(
+                    block_content(
                         table,
                         metric,
                         k * block as usize..((k + 1) * block as usize).min(total),
@@ -671,19 +690,37 @@ impl TableFile {
         let total = 2 * self.header.positions;
         let bs = self.header.block_size as u64;
         let expect = (total - k as u64 * bs).min(bs) as usize;
-        let out = match &self.dict {
+        // version 1: the values byte by byte; version 2: a tag, then bytes or runs
+        let tagged = self.header.version >= 2;
+        let cap = if tagged {
+            super::block_code::max_content(expect)
+        } else {
+            expect
+        };
+        let content = match &self.dict {
             Some(d) => {
-                let mut out = Vec::with_capacity(expect);
+                let mut out = Vec::with_capacity(expect + 1);
                 let mut dec = zstd::stream::read::Decoder::with_prepared_dictionary(frame, d)
                     .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
                 std::io::Read::read_to_end(
-                    &mut std::io::Read::take(&mut dec, expect as u64 + 1),
+                    &mut std::io::Read::take(&mut dec, cap as u64 + 1),
                     &mut out,
                 )
                 .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
                 out
             }
             None => {
+                // the frame says how much it holds (within the bound): no larger allocation
+                let size = match zstd::zstd_safe::get_frame_content_size(frame) {
+                    Ok(Some(n)) if n <= cap as u64 => n as usize,
+                    Ok(Some(n)) => {
+                        return Err(corrupt(
+                            &self.path,
+                            format!("block {k} would hold {n} bytes, at most {cap} expected"),
+                        ))
+                    }
+                    _ => cap,
+                };
                 // one decompression context per thread, reused across blocks and files
                 thread_local! {
                     static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
@@ -698,10 +735,16 @@ impl TableFile {
                         );
                     }
                     let dec = slot.as_mut().expect("set just above");
-                    dec.decompress(frame, expect)
+                    dec.decompress(frame, size)
                         .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))
                 })?
             }
+        };
+        let out = if tagged {
+            super::block_code::decode(&content, expect)
+                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?
+        } else {
+            content
         };
         if out.len() != expect {
             return Err(corrupt(

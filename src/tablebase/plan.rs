@@ -139,8 +139,9 @@ impl Params {
         // tables under rule set 1 need 36 bytes per position (KRNKR 1.92 GB; small tables
         // with many rulings more: KNAKP 146, KCKC 370); the others 5 to 10.
         verify_bytes_per_position: [[7.0, 10.0, 7.0], [7.0, 10.0, 36.0]],
-        // KAABBKAABB 0.0014, KRKAABB 0.18, KRNKR 0.195.
-        disk_bytes_per_position: [0.0014, 0.18, 0.2],
+        // Format version 2: KRKAABB 0.114, KRKNA 0.184, KRNKR 0.161 (version 1: KAABBKAABB
+        // 0.0014, KRKAABB 0.18, KRNKR 0.195; no-attacker tables only get smaller).
+        disk_bytes_per_position: [0.0014, 0.114, 0.165],
         // an empty table's two files: 185 + 182 bytes
         disk_bytes_per_table: 370.0,
     };
