@@ -504,14 +504,16 @@ fn write_file(
         let plain = compress_blocks(table, metric, block as usize, level, None)
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
-        // A trained dictionary can pay off when a table has a few dozen blocks; with many
-        // blocks each frame has enough context of its own (measured: never smaller on
-        // KRNKR), so it is only tried on small tables. It is kept only when smaller.
+        // A trained dictionary can pay off when a table has a few dozen small blocks; with
+        // many blocks, or blocks of 256K positions, each frame has enough context of its
+        // own (measured: never smaller on KRNKR, in 32K blocks or in 256K blocks, where
+        // trying cost 9 s CPU and 70 MiB of peak memory), so it is only tried on small tables
+        // with small blocks (the DTC file's). It is kept only when smaller.
         let mut blocks = plain;
         let mut dict = Vec::new();
         let total = 2 * values[0].len();
         let nblocks = total.div_ceil(block as usize);
-        if (16..=256).contains(&nblocks) {
+        if block < 65_536 && (16..=256).contains(&nblocks) {
             let step = (nblocks / 64).max(1);
             let samples: Vec<Vec<u8>> = (0..nblocks)
                 .step_by(step)
