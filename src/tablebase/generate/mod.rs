@@ -170,6 +170,22 @@ pub fn asymmetry(pos: &Position) -> u32 {
     d
 }
 
+/// [`asymmetry`] of the position with these pieces (on distinct points).
+fn asymmetry_of(pieces: &[(Piece, Square)]) -> u32 {
+    let mut d = 0;
+    for &(p, s) in pieces {
+        let m = s.mirror();
+        if m == s {
+            continue;
+        }
+        d += match pieces.iter().find(|e| e.1 == m) {
+            None => 2,
+            Some(&(q, _)) => (q != p) as u32,
+        };
+    }
+    d
+}
+
 /// True when moving `p` between `a` and `b` (either way) only changes the index's tail
 /// (a rook, horse or cannon; a pawn past the river on both points): then
 /// [`PlacementIndex::rank_tail_move`] ranks the result.
@@ -488,16 +504,36 @@ impl Gen<'_> {
     /// position `i` with `x` to move, into `preds`; Some(true) when two of them may be one
     /// position (a nearly symmetric position), None for an undecodable index.
     fn predecessors(&self, i: u64, x: Color, preds: &mut ArrayVec<u64, 512>) -> Option<bool> {
-        let pieces = self.index.unrank_pieces(i).ok()?;
-        let pos = Position::from_pieces(&pieces, x).ok()?;
+        let mut pieces = PieceList::new();
+        if !self.index.unrank_into(i, &mut pieces) {
+            return None;
+        }
         let y = !x;
-        let occ_bits = pos.occupied().bits();
+        let occ_bits = pieces.iter().fold(0u128, |o, &(_, s)| o | s.bit());
         let ctx = self.index.prepare_tail(&pieces);
         for (k, &(p, b)) in pieces.iter().enumerate() {
             if p.color != y {
                 continue;
             }
             let src = unmove_sources(p, b, occ_bits, false);
+            if src == 0 {
+                continue;
+            }
+            // a rook, horse or cannon: every un-move only moves the tail
+            let single = match (&ctx, p.role) {
+                (Some(ctx), Role::Rook | Role::Horse | Role::Cannon) => {
+                    self.index.tail_piece(ctx, b)
+                }
+                _ => None,
+            };
+            if let Some(tp) = single {
+                for a in Bitboard::from_bits(src) {
+                    if let Some(q) = self.index.rank_tail_piece(&tp, a) {
+                        let _ = preds.try_push(q);
+                    }
+                }
+                continue;
+            }
             for a in Bitboard::from_bits(src) {
                 let q = match (&ctx, tail_move(p, a, b)) {
                     (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
@@ -512,7 +548,7 @@ impl Gen<'_> {
                 }
             }
         }
-        Some(asymmetry(&pos) <= 4)
+        Some(asymmetry_of(&pieces) <= 4)
     }
 
     /// Un-capture the position `j` of a smaller table into this table.
