@@ -63,7 +63,7 @@ impl Bytes {
             // SAFETY: a prefetch is only a hint; the address is inside the buffer.
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    w.as_ptr() as *const i8,
+                    w.as_ptr() as *const i8
                 )
             }
         }

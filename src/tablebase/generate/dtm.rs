@@ -71,13 +71,21 @@ impl Gen<'_> {
                     self.count_children(&pos, asymmetry_of(&pieces))
                 } else {
                     let moves = pos.legal_moves();
+                    // the child of a quiet move is ranked with the mover moved in place
+                    let mut list = pieces.clone();
+                    let child_vals = &self.val[(!side).index()];
                     self.distinct_children(&pos, &moves, |m, captured| {
                         if captured.is_some() {
                             return true;
                         }
-                        let child = pos.after(m);
-                        self.rank(&child).is_some_and(|j| {
-                            let cc = self.val[child.turn().index()].get(j) & 0x7F;
+                        let Some(k) = list.iter().position(|e| e.1 == m.from()) else {
+                            return false;
+                        };
+                        list[k].1 = m.to();
+                        let j = self.index.rank_pieces(&list).ok();
+                        list[k].1 = m.from();
+                        j.is_some_and(|j| {
+                            let cc = child_vals.get(j as usize) & 0x7F;
                             code::is_win(cc) && code::order(cc) < order
                         })
                     })

@@ -350,10 +350,10 @@ impl Gen<'_> {
         }
     }
 
-    /// True when `side` (to move in the placement `pieces`) has a capture into a drawn
-    /// position of a smaller table.
-    fn has_capture_draw(&self, pos: &Position, pieces: &PieceList) -> bool {
-        pos.capture_moves().iter().any(|&m| {
+    /// True when one of the legal `moves` of `pos` (the placement `pieces`) is a capture into
+    /// a drawn position of a smaller table.
+    fn has_capture_draw(&self, pos: &Position, pieces: &PieceList, moves: &MoveList) -> bool {
+        moves.iter().any(|&m| {
             let Some(c) = pos.piece_at(m.to()) else {
                 return false;
             };
@@ -403,7 +403,13 @@ impl Gen<'_> {
                     self.val[s].set(i, code::ILLEGAL);
                     continue;
                 }
-                let n = self.count_children(&pos, asym);
+                // under the rules the move list serves the capture-draw test too
+                let moves = self.capdraw.as_ref().map(|_| pos.legal_moves());
+                let n = match &moves {
+                    Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
+                    Some(moves) => moves.len(),
+                    None => self.count_children(&pos, asym),
+                };
                 if n == 0 {
                     self.val[s].set(i, code::make(0, code::LOSS));
                     self.aux[s].set(i, 0);
@@ -417,8 +423,8 @@ impl Gen<'_> {
                     continue;
                 }
                 self.val[s].set(i, code::OPEN | n as u8);
-                if let Some(cd) = &self.capdraw {
-                    if self.has_capture_draw(&pos, &pieces) {
+                if let (Some(cd), Some(moves)) = (&self.capdraw, &moves) {
+                    if self.has_capture_draw(&pos, &pieces, moves) {
                         cd[s].set(i);
                     }
                 }
