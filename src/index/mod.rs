@@ -114,7 +114,7 @@ mod split;
 mod tail;
 
 pub use material::{Material, MaterialError, WRITE_ORDER};
-pub use placement::{IndexError, PieceList, PlacementIndex, TailCtx};
+pub use placement::{IndexError, PieceList, PlacementIndex, TailCtx, TailPiece};
 
 #[cfg(test)]
 mod reference;

@@ -226,7 +226,8 @@ fn draw_placement(m: Material, draws: &[u64]) -> Vec<(Piece, Square)> {
 
 /// The placement ranks alike by the reference and by every route (an index, or none);
 /// with the index, each move of a tail piece within its region ranks alike by
-/// [`PlacementIndex::rank_tail_move`] and by the reference.
+/// [`PlacementIndex::rank_tail_move`], by [`PlacementIndex::rank_tail_piece`] (where it
+/// applies) and by the reference.
 fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
     let m = f.material;
     let expected = f.reference.rank(pieces);
@@ -262,6 +263,7 @@ fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
             if !tail {
                 continue;
             }
+            let piece = idx.tail_piece(&ctx, from);
             for to in Square::ALL {
                 if to == from || (p.role == Role::Pawn && !passed(to)) {
                     continue;
@@ -271,6 +273,10 @@ fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
                 let want = f.reference.rank(&moved);
                 let got = idx.rank_tail_move(&ctx, from, to);
                 assert_eq!(got, want, "{m} {pieces:?} {from}{to}, {route}: tail move");
+                if let Some(tp) = &piece {
+                    let got = idx.rank_tail_piece(tp, to);
+                    assert_eq!(got, want, "{m} {pieces:?} {from}{to}, {route}: tail piece");
+                }
             }
         }
     }

@@ -55,6 +55,22 @@ impl Bytes {
         (self.words()[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
     }
 
+    /// Hint that byte `i` is about to be read and written (no effect on the value).
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(w) = self.words().get(i >> 3) {
+            // SAFETY: a prefetch is only a hint; the address is inside the buffer.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    w.as_ptr() as *const i8
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
     /// Atomically replace byte `i` by `f(byte)` unless `f` answers None; returns the old
     /// byte (Ok when replaced).
     #[inline(always)]

@@ -16,7 +16,7 @@
 //! for it; it must reproduce the wins and losses of step 3 exactly (checked: a disagreement
 //! is an internal error, not a table).
 
-use super::{code, Gen, Mode, CHUNK};
+use super::{asymmetry_of, code, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
@@ -65,19 +65,31 @@ impl Gen<'_> {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
                 };
-                let moves = pos.legal_moves();
                 let order = code::order(c);
                 let ruling = code::is_ruling(c);
-                let n = self.distinct_children(&pos, &moves, |m, captured| {
-                    if !ruling || captured.is_some() {
-                        return true;
-                    }
-                    let child = pos.after(m);
-                    self.rank(&child).is_some_and(|j| {
-                        let cc = self.val[child.turn().index()].get(j) & 0x7F;
-                        code::is_win(cc) && code::order(cc) < order
+                let n = if !ruling {
+                    self.count_children(&pos, asymmetry_of(&pieces))
+                } else {
+                    let moves = pos.legal_moves();
+                    // the child of a quiet move is ranked with the mover moved in place
+                    let mut list = pieces.clone();
+                    let child_vals = &self.val[(!side).index()];
+                    self.distinct_children(&pos, &moves, |m, captured| {
+                        if captured.is_some() {
+                            return true;
+                        }
+                        let Some(k) = list.iter().position(|e| e.1 == m.from()) else {
+                            return false;
+                        };
+                        list[k].1 = m.to();
+                        let j = self.index.rank_pieces(&list).ok();
+                        list[k].1 = m.from();
+                        j.is_some_and(|j| {
+                            let cc = child_vals.get(j as usize) & 0x7F;
+                            code::is_win(cc) && code::order(cc) < order
+                        })
                     })
-                });
+                };
                 if n == 0 {
                     // mated, or ruled with nothing but violating moves
                     aux.set(i, 0);

@@ -170,6 +170,22 @@ pub fn asymmetry(pos: &Position) -> u32 {
     d
 }
 
+/// [`asymmetry`] of the position with these pieces (on distinct points).
+fn asymmetry_of(pieces: &[(Piece, Square)]) -> u32 {
+    let mut d = 0;
+    for &(p, s) in pieces {
+        let m = s.mirror();
+        if m == s {
+            continue;
+        }
+        d += match pieces.iter().find(|e| e.1 == m) {
+            None => 2,
+            Some(&(q, _)) => (q != p) as u32,
+        };
+    }
+    d
+}
+
 /// True when moving `p` between `a` and `b` (either way) only changes the index's tail
 /// (a rook, horse or cannon; a pawn past the river on both points): then
 /// [`PlacementIndex::rank_tail_move`] ranks the result.
@@ -323,6 +339,49 @@ impl Gen<'_> {
         n
     }
 
+    /// The number of distinct successors of `pos` (see [`Gen::distinct_children`]), given
+    /// its [`asymmetry`]: a position far from symmetric has as many as it has legal moves,
+    /// counted without a move list.
+    fn count_children(&self, pos: &Position, asym: u32) -> usize {
+        if asym > 4 {
+            pos.count_legal()
+        } else {
+            self.distinct_children(pos, &pos.legal_moves(), |_, _| true)
+        }
+    }
+
+    /// True when one of the legal `moves` of `pos` (the placement `pieces`) is a capture into
+    /// a drawn position of a smaller table.
+    fn has_capture_draw(&self, pos: &Position, pieces: &PieceList, moves: &MoveList) -> bool {
+        moves.iter().any(|&m| {
+            let Some(c) = pos.piece_at(m.to()) else {
+                return false;
+            };
+            let Some(sub) = self.subs.iter().find(|s| s.captured == c) else {
+                return false;
+            };
+            // the child's pieces: the captured one gone, the mover moved
+            let list: PieceList = pieces
+                .iter()
+                .filter(|e| e.1 != m.to())
+                .map(|&(p, s)| {
+                    let s = if s == m.from() { m.to() } else { s };
+                    if sub.flipped {
+                        (Piece::new(!p.color, p.role), s.flip())
+                    } else {
+                        (p, s)
+                    }
+                })
+                .collect();
+            sub.table
+                .index
+                .rank_pieces(&list)
+                .ok()
+                .and_then(|i| sub.table.values[sub.stored_side().index()].get(i as usize))
+                == Some(&DRAW)
+        })
+    }
+
     /// Step 1 for the indices `start..end`.
     fn init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
@@ -334,6 +393,7 @@ impl Gen<'_> {
                 continue;
             };
             let facing = pos.kings_facing();
+            let asym = asymmetry_of(&pieces);
             for side in Color::ALL {
                 if side == Color::Black {
                     pos.play_null();
@@ -343,13 +403,18 @@ impl Gen<'_> {
                     self.val[s].set(i, code::ILLEGAL);
                     continue;
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                // under the rules the move list serves the capture-draw test too
+                let moves = self.capdraw.as_ref().map(|_| pos.legal_moves());
+                let n = match &moves {
+                    Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
+                    Some(moves) => moves.len(),
+                    None => self.count_children(&pos, asym),
+                };
+                if n == 0 {
                     self.val[s].set(i, code::make(0, code::LOSS));
                     self.aux[s].set(i, 0);
                     continue;
                 }
-                let n = self.distinct_children(&pos, &moves, |_, _| true);
                 if n > 127 {
                     self.fail(format!(
                         "{} has {n} distinct successors, more than a counter holds",
@@ -358,12 +423,8 @@ impl Gen<'_> {
                     continue;
                 }
                 self.val[s].set(i, code::OPEN | n as u8);
-                if let Some(cd) = &self.capdraw {
-                    let draws = moves.iter().any(|&m| {
-                        pos.piece_at(m.to())
-                            .is_some_and(|c| self.sub_value(&pos.after(m), c) == Some(DRAW))
-                    });
-                    if draws {
+                if let (Some(cd), Some(moves)) = (&self.capdraw, &moves) {
+                    if self.has_capture_draw(&pos, &pieces, moves) {
                         cd[s].set(i);
                     }
                 }
@@ -457,6 +518,15 @@ impl Gen<'_> {
         mode: Mode,
     ) {
         let (child_loss, child_code, stamp) = hit;
+        // the predecessors lie all over the table: ask for all their cache lines first, so
+        // that the misses overlap instead of coming one after the other
+        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        for &q in preds.iter() {
+            val.prefetch(q as usize);
+            if matches!(mode, Mode::Dtm) {
+                aux.prefetch(q as usize);
+            }
+        }
         if dedupe {
             preds.sort_unstable();
             let mut last = u64::MAX;
@@ -488,23 +558,46 @@ impl Gen<'_> {
     /// position `i` with `x` to move, into `preds`; Some(true) when two of them may be one
     /// position (a nearly symmetric position), None for an undecodable index.
     fn predecessors(&self, i: u64, x: Color, preds: &mut ArrayVec<u64, 512>) -> Option<bool> {
-        let pieces = self.index.unrank_pieces(i).ok()?;
-        let pos = Position::from_pieces(&pieces, x).ok()?;
+        let mut pieces = PieceList::new();
+        if !self.index.unrank_into(i, &mut pieces) {
+            return None;
+        }
         let y = !x;
-        let occ_bits = pos.occupied().bits();
+        let occ_bits = pieces.iter().fold(0u128, |o, &(_, s)| o | s.bit());
         let ctx = self.index.prepare_tail(&pieces);
-        for (k, &(p, b)) in pieces.iter().enumerate() {
+        for k in 0..pieces.len() {
+            let (p, b) = pieces[k];
             if p.color != y {
                 continue;
             }
             let src = unmove_sources(p, b, occ_bits, false);
+            if src == 0 {
+                continue;
+            }
+            // a rook, horse or cannon: every un-move only moves the tail
+            let single = match (&ctx, p.role) {
+                (Some(ctx), Role::Rook | Role::Horse | Role::Cannon) => {
+                    self.index.tail_piece(ctx, b)
+                }
+                _ => None,
+            };
+            if let Some(tp) = single {
+                for a in Bitboard::from_bits(src) {
+                    if let Some(q) = self.index.rank_tail_piece(&tp, a) {
+                        let _ = preds.try_push(q);
+                    }
+                }
+                continue;
+            }
             for a in Bitboard::from_bits(src) {
                 let q = match (&ctx, tail_move(p, a, b)) {
                     (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
                     _ => {
-                        let mut qp = pieces.clone();
-                        qp[k] = (p, a);
-                        self.index.rank_pieces(&qp).ok()
+                        // moved in place (a copy of the list costs more than the ranking)
+                        pieces[k].1 = a;
+                        let q = self.index.rank_pieces(&pieces).ok();
+                        pieces[k].1 = b;
+                        q
                     }
                 };
                 if let Some(q) = q {
@@ -512,7 +605,7 @@ impl Gen<'_> {
                 }
             }
         }
-        Some(asymmetry(&pos) <= 4)
+        Some(asymmetry_of(&pieces) <= 4)
     }
 
     /// Un-capture the position `j` of a smaller table into this table.
