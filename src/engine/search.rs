@@ -84,7 +84,12 @@ pub struct Searcher<'a> {
     shared: bool,
     /// Added to every iteration's depth (helper threads search ahead of the main one).
     depth_offset: i32,
+    /// Static evaluations by position key (see [`Searcher::eval`]).
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of each searcher's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 
 /// Moves with scores, handed out best first by selection (most nodes cut off early, so a
 /// full sort would be wasted).
@@ -173,6 +178,7 @@ impl<'a> Searcher<'a> {
             root_moves: 0,
             shared: false,
             depth_offset: 0,
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         }
     }
 
@@ -226,6 +232,28 @@ impl<'a> Searcher<'a> {
             i += 2;
         }
         None
+    }
+
+    /// The static evaluation of the current position, from the cache when it was computed
+    /// before (the evaluation depends on the position alone, which the key stands for).
+    fn eval(&mut self) -> i32 {
+        let key = self.pos.key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = evaluate(&self.pos, &self.ev);
+        *slot = (key, v);
+        v
+    }
+
+    /// Captures for quiescence, by MVV-LVA alone (the static exchange test comes later, for
+    /// the captures the delta test keeps).
+    fn order_captures(&self, moves: &MoveList) -> Picker {
+        Picker {
+            list: moves.iter().map(|&m| (mvv_lva(&self.pos, m), m)).collect(),
+            next: 0,
+        }
     }
 
     fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize) -> Picker {
@@ -299,10 +327,11 @@ impl<'a> Searcher<'a> {
             .last()
             .copied()
             .unwrap_or_else(|| self.pos.in_check());
-        let stand = evaluate(&self.pos, &self.ev);
         if ply as usize >= MAX_PLY - 1 {
-            return stand;
+            return if in_check { 0 } else { self.eval() };
         }
+        // no stand-pat when in check: every move is searched
+        let stand = if in_check { -INF } else { self.eval() };
         let mut moves = if in_check {
             self.pos.legal_moves()
         } else {
@@ -315,8 +344,13 @@ impl<'a> Searcher<'a> {
         if in_check && moves.is_empty() {
             return -MATE + ply;
         }
-        let mut best = if in_check { -INF } else { stand };
-        for (_, m) in self.order(&mut moves, None, ply as usize) {
+        let mut best = stand;
+        let picker = if in_check {
+            self.order(&mut moves, None, ply as usize)
+        } else {
+            self.order_captures(&moves)
+        };
+        for (_, m) in picker {
             if !in_check {
                 let gain = self
                     .pos
@@ -406,11 +440,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // the static evaluation, for the pruning below (not in check: no stand-pat then)
-        let static_eval = if in_check {
-            -INF
-        } else {
-            evaluate(&self.pos, &self.ev)
-        };
+        let static_eval = if in_check { -INF } else { self.eval() };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // reverse futility: far enough above beta that a quiet move will not fall below it
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
