@@ -131,6 +131,16 @@ fn lmr(depth: i32, i: usize) -> i32 {
     TABLE[(depth as usize).min(63)][i.min(63)]
 }
 
+/// Bound of a history entry (the gravity update keeps every entry within it).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Move `h` towards `bonus`'s sign by `bonus`, less as it nears the bound (history
+/// gravity): entries stay within ±[`HISTORY_MAX`] and old successes fade.
+fn history_update(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - *h * b.abs() / HISTORY_MAX;
+}
+
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()].0);
     let attacker = pos
@@ -495,6 +505,8 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut quiets = 0usize;
+        // the quiet moves searched here, to lower their history when another move cuts off
+        let mut tried: arrayvec::ArrayVec<Move, 128> = arrayvec::ArrayVec::new();
         // futility and late-move pruning of quiet moves near the leaves
         let prune_ok = !pv_node && !in_check && !root && alpha.abs() < MATE_BOUND;
         let futile = prune_ok
@@ -548,6 +560,11 @@ impl<'a> Searcher<'a> {
             if !capture {
                 quiets += 1;
             }
+            let hist = if capture {
+                0
+            } else {
+                self.history[m.from().index() * 90 + m.to().index()]
+            };
             let mut s;
             if i == 0 {
                 s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
@@ -555,6 +572,9 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
                     r = lmr(depth, i) + if pv_node { 0 } else { 1 };
+                    // a move whose quiet tries cut off often is reduced less, and more
+                    // when they rarely do
+                    r -= hist / (HISTORY_MAX / 2);
                     r = r.min(depth - 2).max(0);
                 }
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
@@ -582,12 +602,25 @@ impl<'a> Searcher<'a> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            let h = &mut self.history[m.from().index() * 90 + m.to().index()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            let bonus = (depth * depth).min(400) * 8;
+                            history_update(
+                                &mut self.history[m.from().index() * 90 + m.to().index()],
+                                bonus,
+                            );
+                            for &q in &tried {
+                                history_update(
+                                    &mut self.history[q.from().index() * 90 + q.to().index()],
+                                    -bonus,
+                                );
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !capture {
+                // the list holds every move of the position at most once
+                let _ = tried.try_push(m);
             }
         }
         if root && !generated {
