@@ -12,7 +12,8 @@
 use super::eval::{evaluate, EvalState};
 use super::params::{
     ASPIRATION, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH,
-    LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VALUE,
+    LMR_MOVES, NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
+    RFP_MARGIN, VALUE,
 };
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
 use super::see::loses_material;
@@ -489,7 +490,8 @@ impl<'a> Searcher<'a> {
         {
             let stand = static_eval;
             if stand >= beta {
-                let r = NULL_R + depth / 4;
+                // deeper when far above beta
+                let r = NULL_R + depth / 3 + ((stand - beta) / NULL_EVAL_STEP).min(2);
                 let key_before = self.pos.key();
                 self.pos.play_null();
                 self.keys.push(key_before);
