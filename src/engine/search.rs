@@ -70,8 +70,6 @@ pub struct Searcher<'a> {
     tt: &'a Tt,
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
-    /// The static evaluation at each ply of the current line (-INF when in check).
-    evals: [i32; MAX_PLY],
     history: Vec<i32>,
     pv: Vec<Vec<Move>>,
     /// Nodes searched.
@@ -179,7 +177,6 @@ impl<'a> Searcher<'a> {
             tt,
             tb,
             killers: [[None; 2]; MAX_PLY],
-            evals: [-INF; MAX_PLY],
             history: vec![0; 90 * 90],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -455,14 +452,9 @@ impl<'a> Searcher<'a> {
         }
         // the static evaluation, for the pruning below (not in check: no stand-pat then)
         let static_eval = if in_check { -INF } else { self.eval() };
-        self.evals[ply as usize] = static_eval;
-        // improving: the evaluation rose since this side's previous move (prune less then)
-        let improving = ply >= 2 && !in_check && static_eval > self.evals[ply as usize - 2];
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // reverse futility: far enough above beta that a quiet move will not fall below it
-            if depth <= RFP_DEPTH
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-            {
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
             }
             // razoring: far below alpha near the leaves: only captures can help
@@ -522,11 +514,7 @@ impl<'a> Searcher<'a> {
         let futile = prune_ok
             && depth <= FUTILITY_DEPTH
             && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-        let lmp_limit = if improving {
-            LMP_BASE + (depth * depth) as usize
-        } else {
-            (LMP_BASE + (depth * depth) as usize) / 2 + 1
-        };
+        let lmp_limit = LMP_BASE + (depth * depth) as usize;
         // the hash move first, before generating the others
         let first =
             tt_move.filter(|&m| self.pos.is_legal(m) && !(root && self.banned.contains(&m)));
@@ -585,7 +573,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut r = 0;
                 if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
-                    r = lmr(depth, i) + i32::from(!pv_node) + i32::from(!improving);
+                    r = lmr(depth, i) + if pv_node { 0 } else { 1 };
                     // a move whose quiet tries cut off often is reduced less, and more
                     // when they rarely do
                     r -= hist / (HISTORY_MAX / 2);
