@@ -71,6 +71,8 @@ pub struct Searcher<'a> {
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
+    /// The quiet move that last refuted each move (by its from and to squares).
+    counters: Vec<Option<Move>>,
     pv: Vec<Vec<Move>>,
     /// Nodes searched.
     pub nodes: u64,
@@ -178,6 +180,7 @@ impl<'a> Searcher<'a> {
             tb,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 90 * 90],
+            counters: vec![None; 90 * 90],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -267,7 +270,14 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The move that refuted the last move played last time (none after a null move).
+    fn counter(&self) -> Option<Move> {
+        let prev = (*self.moves.last()?)?;
+        self.counters[prev.from().index() * 90 + prev.to().index()]
+    }
+
     fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize) -> Picker {
+        let counter = self.counter();
         let scored: arrayvec::ArrayVec<(i32, Move), 128> = moves
             .iter()
             .map(|&m| {
@@ -284,6 +294,8 @@ impl<'a> Searcher<'a> {
                     1 << 23
                 } else if self.killers[ply][1] == Some(m) {
                     (1 << 23) - 1
+                } else if counter == Some(m) {
+                    (1 << 23) - 2
                 } else {
                     self.history[m.from().index() * 90 + m.to().index()]
                 };
@@ -614,6 +626,10 @@ impl<'a> Searcher<'a> {
                             if k[0] != Some(m) {
                                 k[1] = k[0];
                                 k[0] = Some(m);
+                            }
+                            if let Some(Some(prev)) = self.moves.last().copied() {
+                                self.counters[prev.from().index() * 90 + prev.to().index()] =
+                                    Some(m);
                             }
                             let bonus = (depth * depth).min(400) * 8;
                             history_update(
