@@ -353,17 +353,6 @@ impl<'a> Searcher<'a> {
         if ply as usize >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.eval() };
         }
-        // a bound from the table settles a null-window node (any depth covers quiescence)
-        if beta - alpha == 1 {
-            if let Some(h) = self.tt.probe(self.pos.key(), ply) {
-                match h.bound {
-                    Bound::Exact => return h.score,
-                    Bound::Lower if h.score >= beta => return h.score,
-                    Bound::Upper if h.score <= alpha => return h.score,
-                    _ => {}
-                }
-            }
-        }
         // no stand-pat when in check: every move is searched
         let stand = if in_check { -INF } else { self.eval() };
         let mut moves = if in_check {
