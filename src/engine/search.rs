@@ -1,9 +1,10 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
 //! windows, transposition table, quiescence over captures (all moves when in check; captures
 //! that lose material by static exchange are skipped), check
-//! extension, null-move pruning (not with little material), late move reductions, move
-//! ordering by hash move, MVV-LVA (captures that lose by static exchange last), killers and
-//! history.
+//! extension, null-move pruning (not with little material), late move reductions (by
+//! history too), move ordering by hash move, MVV-LVA (captures that lose by static exchange
+//! last), killers, counter move and history (with gravity and a malus for the quiet moves
+//! that did not cut off); static evaluations cached by key.
 //!
 //! Repetition: when a position repeats, the cycle since its earlier occurrence is ruled by
 //! the project's one implementation of Xiangqi's rules ([`crate::board::rules::judge_cycle`]):
