@@ -21,8 +21,11 @@ pub const PHASE_MAX: i32 = 48;
 pub const TEMPO: i32 = 10;
 /// Aspiration window half width.
 pub const ASPIRATION: i32 = 40;
-/// Null move: base reduction.
-pub const NULL_R: i32 = 2;
+/// Null move: base reduction (plus a ply per 3 of depth and per [`NULL_EVAL_STEP`] of the
+/// static evaluation above beta, at most 2 of those).
+pub const NULL_R: i32 = 3;
+/// Null move: an extra ply of reduction per this many centipawns above beta.
+pub const NULL_EVAL_STEP: i32 = 200;
 /// Null move needs at least this much non-pawn material for the side to move (in phase units).
 pub const NULL_MIN_PHASE: i32 = 6;
 /// Reverse futility pruning: up to this depth, a node whose static evaluation is this much

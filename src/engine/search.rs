@@ -1,9 +1,10 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
 //! windows, transposition table, quiescence over captures (all moves when in check; captures
 //! that lose material by static exchange are skipped), check
-//! extension, null-move pruning (not with little material), late move reductions, move
-//! ordering by hash move, MVV-LVA (captures that lose by static exchange last), killers and
-//! history.
+//! extension, null-move pruning (not with little material), late move reductions (by
+//! history too), move ordering by hash move, MVV-LVA (captures that lose by static exchange
+//! last), killers, counter move and history (with gravity and a malus for the quiet moves
+//! that did not cut off); static evaluations cached by key.
 //!
 //! Repetition: when a position repeats, the cycle since its earlier occurrence is ruled by
 //! the project's one implementation of Xiangqi's rules ([`crate::board::rules::judge_cycle`]):
@@ -12,7 +13,8 @@
 use super::eval::{evaluate, EvalState};
 use super::params::{
     ASPIRATION, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH,
-    LMR_MOVES, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VALUE,
+    LMR_MOVES, NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH,
+    RFP_MARGIN, VALUE,
 };
 use super::score::{Score, INF, MATE, MATE_BOUND, TB_WIN};
 use super::see::loses_material;
@@ -70,6 +72,8 @@ pub struct Searcher<'a> {
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
+    /// The quiet move that last refuted each move (by its from and to squares).
+    counters: Vec<Option<Move>>,
     pv: Vec<Vec<Move>>,
     /// Nodes searched.
     pub nodes: u64,
@@ -84,7 +88,12 @@ pub struct Searcher<'a> {
     shared: bool,
     /// Added to every iteration's depth (helper threads search ahead of the main one).
     depth_offset: i32,
+    /// Static evaluations by position key (see [`Searcher::eval`]).
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of each searcher's evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 
 /// Moves with scores, handed out best first by selection (most nodes cut off early, so a
 /// full sort would be wasted).
@@ -126,6 +135,16 @@ fn lmr(depth: i32, i: usize) -> i32 {
     TABLE[(depth as usize).min(63)][i.min(63)]
 }
 
+/// Bound of a history entry (the gravity update keeps every entry within it).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Move `h` towards `bonus`'s sign by `bonus`, less as it nears the bound (history
+/// gravity): entries stay within ±[`HISTORY_MAX`] and old successes fade.
+fn history_update(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - *h * b.abs() / HISTORY_MAX;
+}
+
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()].0);
     let attacker = pos
@@ -162,6 +181,7 @@ impl<'a> Searcher<'a> {
             tb,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 90 * 90],
+            counters: vec![None; 90 * 90],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -173,6 +193,7 @@ impl<'a> Searcher<'a> {
             root_moves: 0,
             shared: false,
             depth_offset: 0,
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         }
     }
 
@@ -228,7 +249,36 @@ impl<'a> Searcher<'a> {
         None
     }
 
+    /// The static evaluation of the current position, from the cache when it was computed
+    /// before (the evaluation depends on the position alone, which the key stands for).
+    fn eval(&mut self) -> i32 {
+        let key = self.pos.key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let v = evaluate(&self.pos, &self.ev);
+        *slot = (key, v);
+        v
+    }
+
+    /// Captures for quiescence, by MVV-LVA alone (the static exchange test comes later, for
+    /// the captures the delta test keeps).
+    fn order_captures(&self, moves: &MoveList) -> Picker {
+        Picker {
+            list: moves.iter().map(|&m| (mvv_lva(&self.pos, m), m)).collect(),
+            next: 0,
+        }
+    }
+
+    /// The move that refuted the last move played last time (none after a null move).
+    fn counter(&self) -> Option<Move> {
+        let prev = (*self.moves.last()?)?;
+        self.counters[prev.from().index() * 90 + prev.to().index()]
+    }
+
     fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize) -> Picker {
+        let counter = self.counter();
         let scored: arrayvec::ArrayVec<(i32, Move), 128> = moves
             .iter()
             .map(|&m| {
@@ -245,6 +295,8 @@ impl<'a> Searcher<'a> {
                     1 << 23
                 } else if self.killers[ply][1] == Some(m) {
                     (1 << 23) - 1
+                } else if counter == Some(m) {
+                    (1 << 23) - 2
                 } else {
                     self.history[m.from().index() * 90 + m.to().index()]
                 };
@@ -299,10 +351,11 @@ impl<'a> Searcher<'a> {
             .last()
             .copied()
             .unwrap_or_else(|| self.pos.in_check());
-        let stand = evaluate(&self.pos, &self.ev);
         if ply as usize >= MAX_PLY - 1 {
-            return stand;
+            return if in_check { 0 } else { self.eval() };
         }
+        // no stand-pat when in check: every move is searched
+        let stand = if in_check { -INF } else { self.eval() };
         let mut moves = if in_check {
             self.pos.legal_moves()
         } else {
@@ -315,8 +368,13 @@ impl<'a> Searcher<'a> {
         if in_check && moves.is_empty() {
             return -MATE + ply;
         }
-        let mut best = if in_check { -INF } else { stand };
-        for (_, m) in self.order(&mut moves, None, ply as usize) {
+        let mut best = stand;
+        let picker = if in_check {
+            self.order(&mut moves, None, ply as usize)
+        } else {
+            self.order_captures(&moves)
+        };
+        for (_, m) in picker {
             if !in_check {
                 let gain = self
                     .pos
@@ -406,11 +464,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // the static evaluation, for the pruning below (not in check: no stand-pat then)
-        let static_eval = if in_check {
-            -INF
-        } else {
-            evaluate(&self.pos, &self.ev)
-        };
+        let static_eval = if in_check { -INF } else { self.eval() };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // reverse futility: far enough above beta that a quiet move will not fall below it
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
@@ -441,7 +495,8 @@ impl<'a> Searcher<'a> {
         {
             let stand = static_eval;
             if stand >= beta {
-                let r = NULL_R + depth / 4;
+                // deeper when far above beta
+                let r = NULL_R + depth / 3 + ((stand - beta) / NULL_EVAL_STEP).min(2);
                 let key_before = self.pos.key();
                 self.pos.play_null();
                 self.keys.push(key_before);
@@ -465,6 +520,8 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut quiets = 0usize;
+        // the quiet moves searched here, to lower their history when another move cuts off
+        let mut tried: arrayvec::ArrayVec<Move, 128> = arrayvec::ArrayVec::new();
         // futility and late-move pruning of quiet moves near the leaves
         let prune_ok = !pv_node && !in_check && !root && alpha.abs() < MATE_BOUND;
         let futile = prune_ok
@@ -518,6 +575,11 @@ impl<'a> Searcher<'a> {
             if !capture {
                 quiets += 1;
             }
+            let hist = if capture {
+                0
+            } else {
+                self.history[m.from().index() * 90 + m.to().index()]
+            };
             let mut s;
             if i == 0 {
                 s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
@@ -525,6 +587,9 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
                     r = lmr(depth, i) + if pv_node { 0 } else { 1 };
+                    // a move whose quiet tries cut off often is reduced less, and more
+                    // when they rarely do
+                    r -= hist / (HISTORY_MAX / 2);
                     r = r.min(depth - 2).max(0);
                 }
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
@@ -552,12 +617,29 @@ impl<'a> Searcher<'a> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            let h = &mut self.history[m.from().index() * 90 + m.to().index()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            if let Some(Some(prev)) = self.moves.last().copied() {
+                                self.counters[prev.from().index() * 90 + prev.to().index()] =
+                                    Some(m);
+                            }
+                            let bonus = (depth * depth).min(400) * 8;
+                            history_update(
+                                &mut self.history[m.from().index() * 90 + m.to().index()],
+                                bonus,
+                            );
+                            for &q in &tried {
+                                history_update(
+                                    &mut self.history[q.from().index() * 90 + q.to().index()],
+                                    -bonus,
+                                );
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !capture {
+                // the list holds every move of the position at most once
+                let _ = tried.try_push(m);
             }
         }
         if root && !generated {
