@@ -481,3 +481,52 @@ fn a_200_game_match_on_the_default_book_repeats_no_opening() {
         }
     }
 }
+
+/// Without `--book` or `--openings` a match takes its openings from the default book under
+/// $XQDB_HOME (what `xqdb setup` writes), and says so; without that book every game starts
+/// from the initial position, and it says that too.
+#[test]
+fn a_match_without_book_uses_the_default_book_and_says_which_openings() {
+    let dir = temp_dir("arena-default-book");
+    let with = dir.path().join("with");
+    let without = dir.path().join("without");
+    std::fs::create_dir_all(with.join("books")).unwrap();
+    std::fs::create_dir_all(&without).unwrap();
+    xqdb::book::build_default(&with.join("books/default.xqb")).unwrap();
+    for (home, says) in [
+        (&with, "openings: 8 plies from the book"),
+        (&without, "openings: every game from the initial position"),
+    ] {
+        let me = format!(
+            "env XQDB_HOME={} {} engine",
+            home.display(),
+            env!("CARGO_BIN_EXE_xqdb")
+        );
+        let pgn = home.join("out.pgn");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqdb"))
+            .env("XQDB_HOME", home)
+            .args(["match", "--engine", &me, "--engine", &me])
+            .args([
+                "--nodes",
+                "50",
+                "--games",
+                "2",
+                "--max-plies",
+                "20",
+                "--pgn",
+            ])
+            .arg(&pgn)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains(says), "{err}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let tag = if home == &with { "8 plies" } else { "0 plies" };
+        assert_eq!(
+            text.matches(&format!("[Opening \"{tag}\"]")).count(),
+            2,
+            "{text}"
+        );
+    }
+}

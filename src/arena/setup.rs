@@ -35,7 +35,9 @@ pub struct MatchSetup {
     /// Games (played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Opening book for random weighted openings.
+    /// Opening book for random weighted openings (default: books/default.xqb under
+    /// $XQDB_HOME when it exists, which `xqdb setup` writes; else every game starts from the
+    /// initial position).
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Plies taken from the book.
@@ -129,7 +131,15 @@ impl MatchSetup {
                 plies: self.book_plies,
             }
         } else {
-            Openings::Start
+            let default = crate::paths::books_dir().join("default.xqb");
+            if default.is_file() {
+                Openings::Book {
+                    path: default,
+                    plies: self.book_plies,
+                }
+            } else {
+                Openings::Start
+            }
         };
         Ok(MatchConfig {
             engines,

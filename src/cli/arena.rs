@@ -2,7 +2,7 @@
 
 use super::ui::Ui;
 use std::path::PathBuf;
-use xqdb::arena::{run_match, MatchSetup, Tally};
+use xqdb::arena::{run_match, MatchSetup, Openings, Tally};
 
 /// Arguments of `xqdb match`.
 #[derive(clap::Args)]
@@ -18,6 +18,17 @@ pub struct MatchArgs {
 pub fn run(a: MatchArgs, ui: &Ui) -> Result<(), String> {
     let cfg = a.setup.config().map_err(|e| e.to_string())?;
     let quiet = ui.quiet;
+    if !quiet {
+        match &cfg.openings {
+            Openings::Start => eprintln!(
+                "openings: every game from the initial position (no --book or --openings, and no default book: `xqdb setup` writes one)"
+            ),
+            Openings::Book { path, plies } => {
+                eprintln!("openings: {plies} plies from the book {}", path.display())
+            }
+            Openings::Fens(f) => eprintln!("openings: {} start positions", f.len()),
+        }
+    }
     let all = run_match(&cfg, |g, so_far| {
         if quiet {
             return;
