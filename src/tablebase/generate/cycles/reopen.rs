@@ -221,56 +221,47 @@ impl Gen<'_> {
             }
             return false;
         }
-        // an open predecessor of a decided position has a move to it: the position is a
-        // win for its side to move (a loss would have made the predecessor a win)
-        let decided: Vec<u64> = (0..self.chunks())
+        let total = AtomicU64::new(0);
+        // seeds: what reads a decided position directly or through an open child; an open
+        // predecessor of a decided position has a move to it: the position is a win for its
+        // side to move (a loss would have made the predecessor a win)
+        let mut front: Vec<u64> = (0..self.chunks())
             .into_par_iter()
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
-                for side in Color::ALL {
-                    for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                        let v = self.val[side.index()].get(i);
-                        if is_new(v) && code::is_win(v) {
-                            out.push(pack(side, i, 0));
-                        }
-                    }
-                }
-                out
-            })
-            .collect();
-        let total = AtomicU64::new(0);
-        // seeds: what reads a decided position directly or through an open child
-        let mut front: Vec<u64> = decided
-            .par_iter()
-            .flat_map_iter(|&e| {
-                let (side, d, _) = unpack(e);
-                let mut out = Vec::new();
                 let (mut preds, mut pp) = (ArrayVec::new(), ArrayVec::new());
-                self.open_preds(d, side, &mut preds);
-                for &p in &preds {
-                    let p = p as usize;
-                    dirty.mark(p);
-                    let g = self.add_candidates(!side, p, CL | ZL | ZW);
-                    if g != 0 {
-                        out.push(pack(!side, p, g));
-                    }
-                    if !self.may_chase(!side, p) {
-                        continue;
-                    }
-                    self.open_preds(p, !side, &mut pp);
-                    for &r in &pp {
-                        let r = r as usize;
-                        dirty.mark(r);
-                        let g = self.add_candidates(side, r, ZW);
-                        if g != 0 {
-                            out.push(pack(side, r, g));
+                for side in Color::ALL {
+                    for d in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                        let v = self.val[side.index()].get(d);
+                        if !(is_new(v) && code::is_win(v)) {
+                            continue;
+                        }
+                        self.open_preds(d, side, &mut preds);
+                        for &p in &preds {
+                            let p = p as usize;
+                            dirty.mark(p);
+                            let g = self.add_candidates(!side, p, CL | ZL | ZW);
+                            if g != 0 {
+                                out.push(pack(!side, p, g));
+                            }
+                            if !self.may_chase(!side, p) {
+                                continue;
+                            }
+                            self.open_preds(p, !side, &mut pp);
+                            for &r in &pp {
+                                let r = r as usize;
+                                dirty.mark(r);
+                                let g = self.add_candidates(side, r, ZW);
+                                if g != 0 {
+                                    out.push(pack(side, r, g));
+                                }
+                            }
                         }
                     }
                 }
                 out
             })
             .collect();
-        drop(decided);
         // what the candidates make easier to keep, to closure
         let mut kinds = [0usize; 5];
         kinds[4] = front.len();
