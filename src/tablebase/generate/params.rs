@@ -13,4 +13,4 @@ pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
 /// A round of the repetition rules starts from the previous round's clean-up (see
 /// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come
 /// back, are fewer than this fraction of the table's positions.
-pub(super) const REOPEN_BELOW: f64 = 0.008;
+pub(super) const REOPEN_BELOW: f64 = 0.004;
