@@ -40,6 +40,45 @@
 //!
 //! Rounds repeat until both sides are done; what is still open is a draw.
 //!
+//! # Incremental rounds
+//!
+//! Step 2 with [`Pass::Two`] alone computes `G`, the greatest fixpoint below the reset `R` of
+//! a monotone rule system (fewer flags never keep a flag; decided positions are constants).
+//! When round `k` ended there (no position carried both sides of a pair, so [`Pass::Three`]
+//! and the mutual drop did nothing) and few positions were decided in it, round `k + 1`
+//! starts from `G_k` instead of `R` ([`Gen::reopen`]) and settles over a worklist.
+//!
+//! The rules read, for a position `x`, its own flags, its children's and (through open
+//! children) its grandchildren's. Which flags help keep which:
+//! `CL` <- own `CW`, `ZL`, `ZW`, children's `CW`, `CL`; `CW` <- children's `CL`, `CW`;
+//! `ZL` <- own `CL`, `CW`, `ZW`, children's `ZW`, `ZL`, grandchildren's `ZL`;
+//! `ZW` <- own `CW`, `ZL`, children's `ZL`, `ZW`, grandchildren's `ZW`, `ZL`. A decided
+//! child is a win for its side (a lost one would have decided `x`), which can only help
+//! `CL`, `ZL` and `ZW`; a decided grandchild can only help `ZW`.
+//!
+//! *Candidates.* `C` is the closure of: the flags of `R` \ `G_k` that a position decided in
+//! round `k` helps (at its open predecessors, and at the open predecessors of those that may
+//! chase), and, for each candidate, the flags of `R` \ `G_k` it helps by the table above; a
+//! flag that its position cannot keep in any state of the round (`blocked`: e.g. `CL` of a
+//! side that can never be checked, with a move into an open position whose side can never
+//! be checked) is left out. The round starts from `G_k` plus `C` on the open positions.
+//!
+//! *Claim: `G_{k+1}` is contained in `G_k` plus `C`.* Let `N` be the flags of `G_{k+1}`
+//! outside `G_k` and `C`, and `W = G_k + N`. A flag of `N` is not blocked and not helped by
+//! a decided position (else it would be in `C`), and none of the flags its rule reads in
+//! `G_{k+1}` lies in `C` (else it would be in `C` too): they are all in `W`, so its rule holds
+//! in `W` in round `k`'s game. Flags of `G_k` keep holding in `W`, which is larger. So `W`
+//! is a post-fixpoint of round `k`'s rules below `R`, hence inside `G_k`: `N` is empty.
+//!
+//! *The worklist.* A flag of `G_k` whose rule still held in round `k` fails only if it is
+//! read by a decided position (predecessors and, through open positions that may chase,
+//! second predecessors of those decided: marked) or reads a candidate (marked as candidates
+//! are added). Removal then only drops flags whose rule fails in a state containing
+//! `G_{k+1}`, which by monotonicity are not in `G_{k+1}`; it ends when every marked flag
+//! holds, and every change marks what reads it ([`Gen::changed`]): the result is `G_{k+1}`,
+//! the same as the full clean-up from `R`. Otherwise (many decided positions, many
+//! candidates, a resumed run, or a round that had mutual flags) the round resets.
+//!
 //! # Why it ends and why the values are right (proof sketch)
 //!
 //! *Termination.* Each round either rules at least one open position (the open set shrinks
@@ -68,6 +107,7 @@
 //! ours on every reference position); the finer points of [`Pass`] follow its behaviour.
 
 mod position;
+mod reopen;
 
 use super::bytes::Bits;
 use super::{code, params, tail_move, Gen, Mode, CHUNK};
@@ -116,6 +156,15 @@ impl Dirty {
     fn mark(&self, i: usize) {
         self.lose.set(i);
         self.win.set(i);
+    }
+
+    /// Unmark everything.
+    fn clear(&self) {
+        for b in [&self.lose, &self.win] {
+            (0..b.words()).into_par_iter().for_each(|w| {
+                b.take(w);
+            });
+        }
     }
 }
 
@@ -270,31 +319,9 @@ impl Gen<'_> {
             self.each_open(side, |i| {
                 let aux = &self.aux[side.index()];
                 let f = aux.get(i) & BASE;
-                if f == 0 {
-                    return false;
+                if f != 0 {
+                    aux.set(i, f | reopen::reset_work(f, self.capture_draw(side, i)));
                 }
-                let mut w = 0;
-                if f & IN_CHECK != 0 {
-                    w |= CW;
-                }
-                if f & IN_CHASE != 0 {
-                    w |= ZW;
-                }
-                if f & CHECK != 0 {
-                    w |= CL;
-                }
-                if f & CHASE != 0 {
-                    w |= ZL;
-                }
-                if self.capture_draw(side, i) {
-                    if w & CL != 0 && w & CW == 0 {
-                        w &= !CL;
-                    }
-                    if w & ZL != 0 && w & ZW == 0 {
-                        w &= !ZL;
-                    }
-                }
-                aux.set(i, f | w);
                 false
             });
         }
@@ -451,17 +478,21 @@ impl Gen<'_> {
         }
     }
 
-    /// Mark every index with a position that carries both sides of a flag pair.
-    fn mark_mutual(&self, dirty: &Dirty) {
+    /// Mark every index with a position that carries both sides of a flag pair; true when
+    /// there is one.
+    fn mark_mutual(&self, dirty: &Dirty) -> bool {
+        let mut any = false;
         for side in Color::ALL {
-            self.each_open(side, |i| {
+            any |= self.each_open(side, |i| {
                 let f = self.aux[side.index()].get(i);
-                if (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0) {
+                let mutual = (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0);
+                if mutual {
                     dirty.mark(i);
                 }
-                false
+                mutual
             });
         }
+        any
     }
 
     /// Step 2 of a round: the clean-up fixpoint.
@@ -471,9 +502,15 @@ impl Gen<'_> {
     /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
     /// only decide differently where a position carries both sides of a flag pair, so it
     /// starts from those; the final [`Pass::Two`] from what changed since and from those.
-    fn clean_up(&self, dirty: &Dirty) {
-        self.settle_full(Pass::Two, dirty);
-        self.mark_mutual(dirty);
+    fn clean_up(&self, dirty: &Dirty, incremental: bool) -> bool {
+        if incremental {
+            self.settle_marked(Pass::Two, dirty);
+        } else {
+            self.settle_full(Pass::Two, dirty);
+        }
+        if !self.mark_mutual(dirty) {
+            return true;
+        }
         self.settle_marked(Pass::Three, dirty);
         // mutual flags left: neither side is the sole violator
         let mut mutual = false;
@@ -501,6 +538,7 @@ impl Gen<'_> {
             self.mark_mutual(dirty);
             self.settle_marked(Pass::Two, dirty);
         }
+        false
     }
 
     /// Step 3 for the benefit of the other side: rule the violators among the open positions
@@ -590,6 +628,8 @@ pub(super) fn run(
         );
     }
     let (mut order, mut done, mut any) = from.unwrap_or((1, [false; 2], false));
+    // the flags hold the previous round's clean-up fixpoint of [`Pass::Two`]
+    let mut pure = false;
     loop {
         if order > code::MAX_ORDER {
             return Err(TbError::TooManyRounds(g.material));
@@ -601,8 +641,12 @@ pub(super) fn run(
         })?;
         pb.status(&format!("round {order}"));
         let t = std::time::Instant::now();
-        g.reset_flags();
-        g.clean_up(&dirty);
+        let incremental = pure && g.reopen(order - 1, &dirty);
+        if !incremental {
+            dirty.clear();
+            g.reset_flags();
+        }
+        pure = g.clean_up(&dirty, incremental);
         if std::env::var_os("XQDB_PHASES").is_some() {
             eprintln!(
                 "  round {order}: clean-up {:.2} s, CPU {:.2} s",

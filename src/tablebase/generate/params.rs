@@ -9,3 +9,8 @@ pub(super) const CHUNK: usize = 4096;
 /// changes, then about 10^5), 2 tracked ones (a few hundred) and a few small worklist
 /// sweeps, instead of 10 full sweeps.
 pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
+
+/// A round of the repetition rules starts from the previous round's clean-up (see
+/// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come
+/// back, are fewer than this fraction of the table's positions.
+pub(super) const REOPEN_BELOW: f64 = 0.004;

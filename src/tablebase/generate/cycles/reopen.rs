@@ -1,0 +1,329 @@
+//! The incremental start of a round (see the parent module, "Incremental rounds"): the
+//! previous round's clean-up fixpoint, plus the flags that may come back because positions
+//! were decided since, and the worklist of positions to examine.
+
+use super::{Dirty, BASE, CHASE, CHECK, CL, CW, IN_CHASE, IN_CHECK, WORK, ZL, ZW};
+use crate::board::rules::escape_targets;
+use crate::board::Color;
+use crate::tablebase::generate::{code, params, Gen, CHUNK};
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The working flags of the reset (step 1 of a round) of a position with flags `f` (only
+/// its base flags are read) and capture-draw `cd`.
+pub(super) fn reset_work(f: u8, cd: bool) -> u8 {
+    let mut w = 0;
+    if f & IN_CHECK != 0 {
+        w |= CW;
+    }
+    if f & IN_CHASE != 0 {
+        w |= ZW;
+    }
+    if f & CHECK != 0 {
+        w |= CL;
+    }
+    if f & CHASE != 0 {
+        w |= ZL;
+    }
+    if cd {
+        if w & CL != 0 && w & CW == 0 {
+            w &= !CL;
+        }
+        if w & ZL != 0 && w & ZW == 0 {
+            w &= !ZL;
+        }
+    }
+    w
+}
+
+/// The flags of a position that its own flags `h` make easier to keep (see the table in
+/// the parent module), closed over, within `missing`, starting from `h`.
+fn own_closure(h: u8, missing: u8) -> u8 {
+    let mut h = h & missing;
+    loop {
+        let mut e = 0;
+        if h & CW != 0 {
+            e |= CL | ZL | ZW;
+        }
+        if h & CL != 0 {
+            e |= ZL;
+        }
+        if h & ZL != 0 {
+            e |= CL | ZW;
+        }
+        if h & ZW != 0 {
+            e |= CL | ZL;
+        }
+        let next = h | (e & missing);
+        if next == h {
+            return h;
+        }
+        h = next;
+    }
+}
+
+/// The flags of a position that a child's gained flags `g` make easier to keep.
+fn from_child(g: u8) -> u8 {
+    let mut e = 0;
+    if g & (CL | CW) != 0 {
+        e |= CL | CW;
+    }
+    if g & (ZL | ZW) != 0 {
+        e |= ZL | ZW;
+    }
+    e
+}
+
+/// The flags of a position that a grandchild's gained flags `g` make easier to keep.
+fn from_grandchild(g: u8) -> u8 {
+    if g & (ZL | ZW) != 0 {
+        ZL | ZW
+    } else {
+        0
+    }
+}
+
+/// A worklist entry: position `i` with `side` to move gained the flags `g`.
+fn pack(side: Color, i: usize, g: u8) -> u64 {
+    (i as u64) | ((side.index() as u64) << 40) | ((g as u64) << 48)
+}
+
+fn unpack(e: u64) -> (Color, usize, u8) {
+    let side = if (e >> 40) & 1 == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    ((side), (e & ((1 << 40) - 1)) as usize, (e >> 48) as u8)
+}
+
+impl Gen<'_> {
+    /// Run `f` on every index (in parallel).
+    fn each_open_or_not(&self, f: impl Fn(usize) + Sync) {
+        let n = self.size();
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                f(i);
+            }
+        });
+    }
+
+    /// The flags of the reset that position `i` (`side` to move) lacks now.
+    fn missing(&self, side: Color, i: usize) -> u8 {
+        let f = self.aux[side.index()].get(i);
+        reset_work(f, self.capture_draw(side, i)) & !f & WORK
+    }
+
+    /// Add the candidate flags `h` (a child or grandchild gained flags, or was decided) to
+    /// the open position `i` of `side`, with what they make easier in turn; the flags newly
+    /// added.
+    fn add_candidates(&self, side: Color, i: usize, h: u8) -> u8 {
+        let missing = self.missing(side, i);
+        let mut c = own_closure(h, missing);
+        if c == 0 {
+            return 0;
+        }
+        c &= !self.blocked(side, i);
+        if c == 0 {
+            return 0;
+        }
+        match self.aux[side.index()].update(i, |b| (b | c != b).then_some(b | c)) {
+            Ok(old) => c & !old,
+            Err(_) => 0,
+        }
+    }
+
+    /// The flags of the reset that the open position `i` (`side` to move) cannot keep in
+    /// any state of this round, whatever the other flags: `CL` when its side can never be
+    /// checked (no `CW`) and a move reaches an open position whose side can never be
+    /// checked; `ZL` likewise for chases (unless both `CL` and `CW` may be there, which
+    /// leaves `ZL` alone); `ZW` when no `CW` is possible and no escape reaches an open
+    /// position that may carry `ZL`.
+    fn blocked(&self, side: Color, i: usize) -> u8 {
+        let f = self.aux[side.index()].get(i);
+        let r = reset_work(f, self.capture_draw(side, i));
+        let Some(x) = self.node(i, side) else {
+            return 0;
+        };
+        let (mut no_cw, mut no_zw, mut zl_escape) = (false, false, false);
+        for m in x.pos.quiet_moves() {
+            let Some(j) = self.quiet_child(&x, m) else {
+                continue;
+            };
+            if !self.is_open(!side, j) {
+                continue;
+            }
+            let cf = self.aux[(!side).index()].get(j);
+            no_cw |= cf & IN_CHECK == 0;
+            no_zw |= cf & IN_CHASE == 0;
+            if !zl_escape && cf & CHASE != 0 && !escape_targets(&x.pos, m).is_empty() {
+                zl_escape = true;
+            }
+        }
+        let mut b = 0;
+        if r & CW == 0 && no_cw {
+            b |= CL;
+        }
+        if r & ZW == 0 && (r & (CL | CW) != CL | CW) && no_zw {
+            b |= ZL;
+        }
+        if r & CW == 0 && !zl_escape {
+            b |= ZW;
+        }
+        b
+    }
+
+    /// Whether the reset can give the position chase flags (then its predecessors read
+    /// its children's chase flags).
+    fn may_chase(&self, side: Color, i: usize) -> bool {
+        self.aux[side.index()].get(i) & (CHASE | IN_CHASE) != 0
+    }
+
+    /// The predecessors of position `i` (`side` to move) that are open (the other side to
+    /// move), into `out`.
+    fn open_preds(&self, i: usize, side: Color, out: &mut ArrayVec<u64, 512>) {
+        out.clear();
+        let mut all: ArrayVec<u64, 512> = ArrayVec::new();
+        if self.predecessors(i as u64, side, &mut all).is_none() {
+            return;
+        }
+        for &q in &all {
+            if self.is_open(!side, q as usize) {
+                out.push(q);
+            }
+        }
+    }
+
+    /// Prepare round `order + 1` from the fixpoint of round `order` (left in the flags):
+    /// add the candidate flags, mark what to examine in `dirty`. False when the positions
+    /// decided in round `order` or the candidates are too many (then the round starts from
+    /// the reset; `dirty` and the flags may hold anything).
+    pub(super) fn reopen(&self, order: u8, dirty: &Dirty) -> bool {
+        let n = self.size();
+        let cap = (n as f64 * params::REOPEN_BELOW) as usize;
+        // the positions decided in round `order`
+        let is_new = |v: u8| {
+            v & code::OPEN == 0 && code::order(v) == order && (code::is_loss(v) || code::is_win(v))
+        };
+        let count = AtomicU64::new(0);
+        for side in Color::ALL {
+            self.each_open_or_not(|i| {
+                if is_new(self.val[side.index()].get(i)) {
+                    count.fetch_add(1, Relaxed);
+                }
+            });
+        }
+        let phases = std::env::var_os("XQDB_PHASES").is_some();
+        if count.load(Relaxed) as usize > cap {
+            if phases {
+                eprintln!("  reopen: {} decided, full reset", count.load(Relaxed));
+            }
+            return false;
+        }
+        let total = AtomicU64::new(0);
+        // seeds: what reads a decided position directly or through an open child; an open
+        // predecessor of a decided position has a move to it: the position is a win for its
+        // side to move (a loss would have made the predecessor a win)
+        let mut front: Vec<u64> = (0..self.chunks())
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let mut out = Vec::new();
+                let (mut preds, mut pp) = (ArrayVec::new(), ArrayVec::new());
+                for side in Color::ALL {
+                    for d in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                        let v = self.val[side.index()].get(d);
+                        if !(is_new(v) && code::is_win(v)) {
+                            continue;
+                        }
+                        self.open_preds(d, side, &mut preds);
+                        for &p in &preds {
+                            let p = p as usize;
+                            dirty.mark(p);
+                            let g = self.add_candidates(!side, p, CL | ZL | ZW);
+                            if g != 0 {
+                                out.push(pack(!side, p, g));
+                            }
+                            if !self.may_chase(!side, p) {
+                                continue;
+                            }
+                            self.open_preds(p, !side, &mut pp);
+                            for &r in &pp {
+                                let r = r as usize;
+                                dirty.mark(r);
+                                let g = self.add_candidates(side, r, ZW);
+                                if g != 0 {
+                                    out.push(pack(side, r, g));
+                                }
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        // what the candidates make easier to keep, to closure
+        let mut kinds = [0usize; 5];
+        kinds[4] = front.len();
+        for &e in &front {
+            let g = unpack(e).2;
+            for (k, f) in [CW, CL, ZW, ZL].into_iter().enumerate() {
+                if g & f != 0 {
+                    kinds[k] += 1;
+                }
+            }
+        }
+        while !front.is_empty() {
+            let t = total.fetch_add(front.len() as u64, Relaxed) as usize + front.len();
+            if t > cap {
+                if phases {
+                    eprintln!(
+                        "  reopen: more than {t} candidates ({:?} seeds), full reset",
+                        kinds
+                    );
+                }
+                return false;
+            }
+            front = front
+                .par_iter()
+                .flat_map_iter(|&e| {
+                    let (side, x, g) = unpack(e);
+                    let mut out = Vec::new();
+                    let (mut preds, mut pp) = (ArrayVec::new(), ArrayVec::new());
+                    self.open_preds(x, side, &mut preds);
+                    let (near, far) = (from_child(g), from_grandchild(g));
+                    for &p in &preds {
+                        let p = p as usize;
+                        let h = self.add_candidates(!side, p, near);
+                        if h != 0 {
+                            dirty.mark(p);
+                            out.push(pack(!side, p, h));
+                        }
+                        if far == 0 || !self.may_chase(!side, p) {
+                            continue;
+                        }
+                        self.open_preds(p, !side, &mut pp);
+                        for &r in &pp {
+                            let r = r as usize;
+                            let h = self.add_candidates(side, r, far);
+                            if h != 0 {
+                                dirty.mark(r);
+                                out.push(pack(side, r, h));
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect();
+        }
+        if phases {
+            eprintln!(
+                "  reopen: {} candidates, CPU {:.2} s",
+                total.into_inner(),
+                super::super::cpu_seconds()
+            );
+        }
+        let _ = BASE;
+        true
+    }
+}
