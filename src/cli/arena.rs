@@ -18,20 +18,18 @@ pub struct MatchArgs {
 pub fn run(a: MatchArgs, ui: &Ui) -> Result<(), String> {
     let cfg = a.setup.config().map_err(|e| e.to_string())?;
     let quiet = ui.quiet;
-    if !quiet {
-        match &cfg.openings {
-            Openings::Start => eprintln!(
-                "openings: every game from the initial position (no --book or --openings, and no default book: `xqdb setup` writes one)"
-            ),
-            Openings::Book { path, plies } => {
-                eprintln!("openings: {plies} plies from the book {}", path.display())
-            }
-            Openings::Fens(f) => eprintln!("openings: {} start positions", f.len()),
-        }
-    }
+    // said with the first game's line (a match that cannot start says only its error)
+    let openings = match &cfg.openings {
+        Openings::Start => "every game from the initial position (no --book or --openings, and no default book: `xqdb setup` writes one)".to_string(),
+        Openings::Book { path, plies } => format!("{plies} plies from the book {}", path.display()),
+        Openings::Fens(f) => format!("{} start positions", f.len()),
+    };
     let all = run_match(&cfg, |g, so_far| {
         if quiet {
             return;
+        }
+        if so_far.len() == 1 {
+            eprintln!("openings: {openings}");
         }
         let t = Tally::of(so_far);
         let (s, _, _) = t.elo();
