@@ -411,9 +411,7 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
     let mut pending = Vec::new();
     for metric in [Metric::Wdl, Metric::Dtm] {
         if let Err(e) = write_file(dir, table, metric, &mut written, &mut pending) {
-            for p in &pending {
-                let _ = fs::remove_file(&p.tmp);
-            }
+            discard(&pending);
             return Err(e);
         }
     }
@@ -422,6 +420,14 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
 }
 
 /// Commit the temporary files of one table (WDL last); on an error they are removed.
+/// Remove the temporary files of a write that failed part of the way (the files already in
+/// place are untouched).
+fn discard(pending: &[super::commit::Pending]) {
+    for p in pending {
+        let _ = fs::remove_file(&p.tmp);
+    }
+}
+
 fn commit_pending(dir: &Path, mut pending: Vec<super::commit::Pending>) -> Result<(), FileError> {
     // written WDL first (its verdicts can be dropped before the DTM file), renamed last
     pending.sort_by_key(|p| {
@@ -444,9 +450,7 @@ pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, Fi
     write_file(dir, table, Metric::Wdl, &mut written, &mut pending)?;
     table.verdicts = None;
     if let Err(e) = write_file(dir, table, Metric::Dtm, &mut written, &mut pending) {
-        for p in &pending {
-            let _ = fs::remove_file(&p.tmp);
-        }
+        discard(&pending);
         return Err(e);
     }
     commit_pending(dir, pending)?;
