@@ -25,8 +25,9 @@ use super::pipeline::load_table;
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::{value_from_children, wdl_of, Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use crate::board::rules::{new_attacks, RuleSet};
-use crate::board::{Color, Position, Role};
+use crate::board::{Color, Move, Position, Role, MAX_MOVES};
 use crate::index::{Material, PieceList};
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -134,40 +135,45 @@ fn stored_verdict(t: &Table, s: usize, i: usize) -> Option<Verdict> {
     }
 }
 
-/// A successor: its distance byte and, for one in this table, its verdict.
+/// A successor: its move, distance byte and, for one in this table, its verdict.
 struct Succ {
+    mv: Move,
     value: u8,
     verdict: Verdict,
     capture: bool,
-    check: bool,
-    chase: bool,
 }
 
-fn successors(table: &Table, tables: &TableSet, pos: &Position) -> Vec<Succ> {
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            let child = pos.after(m);
+/// The successors of `pos`. A quiet move stays in `table` (same material, same orientation),
+/// so it is ranked once there for both its value and its verdict; a capture is looked up in
+/// the table set. Moves are played and taken back on one copy of the position.
+fn successors(table: &Table, tables: &TableSet, pos: &Position) -> ArrayVec<Succ, MAX_MOVES> {
+    let mut out = ArrayVec::new();
+    let mut child = pos.clone();
+    for m in pos.legal_moves() {
+        let capture = pos.piece_at(m.to()).is_some();
+        let undo = child.play(m);
+        let (value, verdict) = if capture {
             let value = tables.value(&child).unwrap_or(ILLEGAL);
-            let capture = pos.piece_at(m.to()).is_some();
-            let verdict = if capture {
-                wdl_of(value).map(Verdict::plain)
-            } else {
-                table
-                    .index
-                    .rank_position(&child)
-                    .and_then(|j| stored_verdict(table, child.turn().index(), j as usize))
+            (value, wdl_of(value).map(Verdict::plain))
+        } else {
+            let s = child.turn().index();
+            match table.index.rank_position(&child) {
+                Some(j) => (
+                    table.values[s][j as usize],
+                    stored_verdict(table, s, j as usize),
+                ),
+                None => (ILLEGAL, None),
             }
-            .unwrap_or(Verdict::plain(Wdl::Draw));
-            Succ {
-                value,
-                verdict,
-                capture,
-                check: child.in_check(),
-                chase: !capture && !new_attacks(pos, m).is_empty(),
-            }
-        })
-        .collect()
+        };
+        child.undo(m, undo);
+        out.push(Succ {
+            mv: m,
+            value,
+            verdict: verdict.unwrap_or(Verdict::plain(Wdl::Draw)),
+            capture,
+        });
+    }
+    out
 }
 
 /// Check one legal position; Err(why, derived value) on a disagreement.
@@ -196,8 +202,8 @@ fn check_position(
             } else {
                 violating += 1;
                 let continues = match kind {
-                    Ruling::PerpetualCheck => s.check,
-                    Ruling::PerpetualChase => s.chase,
+                    Ruling::PerpetualCheck => pos.after(s.mv).in_check(),
+                    Ruling::PerpetualChase => !s.capture && !new_attacks(pos, s.mv).is_empty(),
                 };
                 if !continues {
                     return Err((

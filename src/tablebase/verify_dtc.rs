@@ -35,9 +35,11 @@ fn derive(
     v: Verdict,
 ) -> Option<u8> {
     let mut best: Option<u8> = None;
+    // moves are played and taken back on one copy (an early return drops the copy)
+    let mut child = pos.clone();
     for m in pos.legal_moves() {
-        let child = pos.after(m);
         let capture = pos.piece_at(m.to()).is_some();
+        let undo = child.play(m);
         let (w, d) = if capture {
             (wdl_of(tables.value(&child).ok()?)?, 1)
         } else {
@@ -45,15 +47,21 @@ fn derive(
             let t = child.turn().index();
             let c = dtc[t][j];
             let w = wdl_of(table.values[t][j])?;
-            if v.ruling.is_some() {
-                // a ruling may play only moves into positions decided before its round
-                let cv = verdict_of(table, t, j)?;
-                if !(cv.wdl == Wdl::Win && cv.order < v.order) {
-                    continue;
+            // a ruling may play only moves into positions decided before its round
+            let barred = match v.ruling {
+                Some(_) => {
+                    let cv = verdict_of(table, t, j)?;
+                    !(cv.wdl == Wdl::Win && cv.order < v.order)
                 }
+                None => false,
+            };
+            if barred {
+                child.undo(m, undo);
+                continue;
             }
             (w, if c <= MAX_DTM { c + 1 } else { 0 })
         };
+        child.undo(m, undo);
         match v.wdl {
             Wdl::Win if w == Wdl::Loss => best = Some(best.map_or(d, |b| b.min(d))),
             Wdl::Loss => best = Some(best.map_or(d, |b| b.max(d))),
