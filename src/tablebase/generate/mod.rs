@@ -55,6 +55,7 @@ use std::sync::Mutex;
 
 use params::CHUNK;
 pub use resume::{Checkpoint, Meta, State, Step, METRICS};
+pub use subs::SubTables;
 use subs::{subs_of, Sub};
 
 /// What [`generate`] builds and how.
@@ -548,6 +549,16 @@ impl Gen<'_> {
 pub fn generate(
     material: Material,
     subs: &TableSet,
+    opts: GenOptions<'_>,
+) -> Result<Table, TbError> {
+    generate_from(material, SubTables::Memory(subs), opts)
+}
+
+/// [`generate`] with the tables one capture away in memory or in the files of a folder
+/// (read block by block, see [`SubTables`]).
+pub fn generate_from(
+    material: Material,
+    subs: SubTables<'_>,
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
     let index = PlacementIndex::new(material)?;
