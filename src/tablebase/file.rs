@@ -7,31 +7,18 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
+pub use super::header::{
+    Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
+};
+pub use super::reader::TableFile;
 use super::table::Table;
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use crate::board::rules::RuleSet;
-use crate::index::{Material, MaterialError};
+use crate::index::Material;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Format version written. Version 2 blocks start with a tag byte (see
-/// [`super::block_code`]); version 1 blocks (values byte by byte) are still read.
-pub const VERSION: u32 = 2;
-/// Oldest format version read.
-pub const OLDEST_VERSION: u32 = 1;
-/// Index scheme 1: the mirror-folded placement index of `crate::index`.
-pub const INDEX_SCHEME: u8 = 1;
-/// Bytes of the fixed header.
-pub const HEADER_SIZE: usize = 144;
-/// Largest block (positions) a reader accepts: one block is decompressed at once.
-pub const MAX_BLOCK_SIZE: u32 = 1 << 24;
-
-const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
-const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
-const MAGIC_DTC: [u8; 8] = *b"XQDBDTC\x1a";
 
 /// What a file stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -53,14 +40,6 @@ impl Metric {
             Metric::Wdl => "xqw",
             Metric::Dtm => "xqd",
             Metric::Dtc => "xqc",
-        }
-    }
-
-    fn magic(self) -> [u8; 8] {
-        match self {
-            Metric::Wdl => MAGIC_WDL,
-            Metric::Dtm => MAGIC_DTM,
-            Metric::Dtc => MAGIC_DTC,
         }
     }
 }
@@ -111,156 +90,10 @@ pub enum FileError {
     },
 }
 
-/// Header fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Header {
-    /// WDL or DTM.
-    pub metric: Metric,
-    /// Format version.
-    pub version: u32,
-    /// Repetition rule set the values follow.
-    pub rules: RuleSet,
-    /// Index scheme (see [`INDEX_SCHEME`]).
-    pub index_scheme: u8,
-    /// Longest distance to mate in the table.
-    pub max_dtm: u8,
-    /// Material.
-    pub material: Material,
-    /// Positions per side to move (the index size).
-    pub positions: u64,
-    /// Positions per block.
-    pub block_size: u32,
-    /// Number of blocks.
-    pub blocks: u32,
-    /// Bytes of the zstd dictionary (0 for none).
-    pub dict_len: u32,
-    /// Per side to move: wins, draws, losses, illegal.
-    pub counts: [[u64; 4]; 2],
-}
-
-fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
+pub(super) fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
     FileError::Corrupt {
         path: path.display().to_string(),
         reason: reason.into(),
-    }
-}
-
-impl Header {
-    fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..8].copy_from_slice(&self.metric.magic());
-        LE::write_u32(&mut b[8..12], self.version);
-        b[12] = self.metric as u8;
-        b[13] = self.rules.code();
-        b[14] = self.index_scheme;
-        b[15] = self.max_dtm;
-        let name = self.material.to_string();
-        b[16..16 + name.len().min(32)].copy_from_slice(&name.as_bytes()[..name.len().min(32)]);
-        LE::write_u64(&mut b[48..56], self.positions);
-        LE::write_u32(&mut b[56..60], self.block_size);
-        LE::write_u32(&mut b[60..64], self.blocks);
-        LE::write_u32(&mut b[64..68], self.dict_len);
-        for s in 0..2 {
-            for k in 0..4 {
-                let o = 72 + (s * 4 + k) * 8;
-                LE::write_u64(&mut b[o..o + 8], self.counts[s][k]);
-            }
-        }
-        b
-    }
-
-    fn decode(path: &Path, b: &[u8]) -> Result<Header, FileError> {
-        if b.len() < HEADER_SIZE {
-            return Err(corrupt(
-                path,
-                format!("{} bytes, shorter than the header", b.len()),
-            ));
-        }
-        let metric = if b[0..8] == MAGIC_WDL {
-            Metric::Wdl
-        } else if b[0..8] == MAGIC_DTM {
-            Metric::Dtm
-        } else if b[0..8] == MAGIC_DTC {
-            Metric::Dtc
-        } else {
-            return Err(corrupt(path, "bad magic: not an xqdb table file"));
-        };
-        let version = LE::read_u32(&b[8..12]);
-        if !(OLDEST_VERSION..=VERSION).contains(&version) {
-            return Err(FileError::Version {
-                path: path.display().to_string(),
-                version,
-            });
-        }
-        if b[12] != metric as u8 {
-            return Err(corrupt(path, "metric byte disagrees with the magic"));
-        }
-        let end = b[16..48].iter().position(|&c| c == 0).unwrap_or(32);
-        let name = std::str::from_utf8(&b[16..16 + end])
-            .map_err(|_| corrupt(path, "material is not text"))?;
-        let material: Material = name
-            .parse()
-            .map_err(|e: MaterialError| corrupt(path, format!("material field: {e}")))?;
-        let mut counts = [[0u64; 4]; 2];
-        for (s, row) in counts.iter_mut().enumerate() {
-            for (k, c) in row.iter_mut().enumerate() {
-                let o = 72 + (s * 4 + k) * 8;
-                *c = LE::read_u64(&b[o..o + 8]);
-            }
-        }
-        let rules = RuleSet::from_code(b[13]).ok_or_else(|| {
-            corrupt(
-                path,
-                format!(
-                    "unknown repetition rule set {} (this build knows 0 and 1)",
-                    b[13]
-                ),
-            )
-        })?;
-        let h = Header {
-            metric,
-            version,
-            rules,
-            index_scheme: b[14],
-            max_dtm: b[15],
-            material,
-            positions: LE::read_u64(&b[48..56]),
-            block_size: LE::read_u32(&b[56..60]),
-            blocks: LE::read_u32(&b[60..64]),
-            dict_len: LE::read_u32(&b[64..68]),
-            counts,
-        };
-        if h.index_scheme != INDEX_SCHEME {
-            return Err(corrupt(
-                path,
-                format!("unknown index scheme {}", h.index_scheme),
-            ));
-        }
-        for (range, what) in [(68..72, "68..72"), (140..144, "140..144")] {
-            if b[range].iter().any(|&x| x != 0) {
-                return Err(corrupt(
-                    path,
-                    format!("reserved header bytes {what} are not zero"),
-                ));
-            }
-        }
-        let total = h
-            .positions
-            .checked_mul(2)
-            .ok_or_else(|| corrupt(path, format!("{} positions is out of range", h.positions)))?;
-        if h.block_size == 0 || h.block_size > MAX_BLOCK_SIZE {
-            return Err(corrupt(
-                path,
-                format!("block size {} out of range", h.block_size),
-            ));
-        }
-        if total.div_ceil(h.block_size as u64) != h.blocks as u64 {
-            return Err(corrupt(
-                path,
-                "block count does not match positions and block size",
-            ));
-        }
-        Ok(h)
     }
 }
 
@@ -590,190 +423,6 @@ fn write_file(
         }
     }
     Ok(())
-}
-
-/// An open, memory-mapped table file.
-pub struct TableFile {
-    /// Where it is.
-    pub path: PathBuf,
-    /// Its header.
-    pub header: Header,
-    map: memmap2::Mmap,
-    offsets: Vec<u64>,
-    data_start: usize,
-    dict: Option<zstd::dict::DecoderDictionary<'static>>,
-}
-
-impl std::fmt::Debug for TableFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TableFile")
-            .field("path", &self.path)
-            .field("header", &self.header)
-            .finish()
-    }
-}
-
-impl TableFile {
-    /// Open and check the header (magic, version, CRC, sizes). With `expect`, the file
-    /// must hold that material and metric.
-    pub fn open(path: &Path, expect: Option<(Material, Metric)>) -> Result<TableFile, FileError> {
-        let file = fs::File::open(path).map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        // SAFETY: the map is read-only; table files are written by rename, never in place.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        let header = Header::decode(path, &map)?;
-        if let Some((m, metric)) = expect {
-            if header.material != m || header.metric != metric {
-                return Err(FileError::WrongTable {
-                    path: path.display().to_string(),
-                    expected: format!("{m} {metric:?}"),
-                    found: format!("{} {:?}", header.material, header.metric),
-                });
-            }
-        }
-        let n = header.blocks as usize + 1;
-        let off_end = HEADER_SIZE + n * 8;
-        let data_start = off_end + header.dict_len as usize;
-        if map.len() < data_start {
-            return Err(corrupt(path, "truncated before the data"));
-        }
-        let offsets: Vec<u64> = map[HEADER_SIZE..off_end]
-            .chunks(8)
-            .map(LE::read_u64)
-            .collect();
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&map[..136]);
-        crc.update(&map[HEADER_SIZE..data_start]);
-        if crc.finalize() != LE::read_u32(&map[136..140]) {
-            return Err(corrupt(path, "header checksum mismatch"));
-        }
-        if offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(corrupt(path, "block offsets out of order"));
-        }
-        let last = *offsets.last().expect("at least one offset");
-        if (map.len() - data_start) as u64 != last {
-            return Err(corrupt(
-                path,
-                format!(
-                    "data is {} bytes, the offsets say {last}",
-                    map.len() - data_start
-                ),
-            ));
-        }
-        let dict = (header.dict_len > 0)
-            .then(|| zstd::dict::DecoderDictionary::copy(&map[off_end..data_start]));
-        Ok(TableFile {
-            path: path.to_path_buf(),
-            header,
-            map,
-            offsets,
-            data_start,
-            dict,
-        })
-    }
-
-    /// Total size of the file in bytes.
-    pub fn file_size(&self) -> u64 {
-        self.map.len() as u64
-    }
-
-    /// Decompress block `k` (its frame checksum is verified).
-    pub fn block(&self, k: usize) -> Result<Vec<u8>, FileError> {
-        let a = *self
-            .offsets
-            .get(k)
-            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
-        let b = *self
-            .offsets
-            .get(k + 1)
-            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
-        let frame = &self.map[self.data_start + a..self.data_start + b];
-        let total = 2 * self.header.positions;
-        let bs = self.header.block_size as u64;
-        let expect = (total - k as u64 * bs).min(bs) as usize;
-        // version 1: the values byte by byte; version 2: a tag, then bytes or runs
-        let tagged = self.header.version >= 2;
-        let cap = if tagged {
-            super::block_code::max_content(expect)
-        } else {
-            expect
-        };
-        let content = match &self.dict {
-            Some(d) => {
-                let mut out = Vec::with_capacity(expect + 1);
-                let mut dec = zstd::stream::read::Decoder::with_prepared_dictionary(frame, d)
-                    .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-                std::io::Read::read_to_end(
-                    &mut std::io::Read::take(&mut dec, cap as u64 + 1),
-                    &mut out,
-                )
-                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-                out
-            }
-            None => {
-                // the frame says how much it holds (within the bound): no larger allocation
-                let size = match zstd::zstd_safe::get_frame_content_size(frame) {
-                    Ok(Some(n)) if n <= cap as u64 => n as usize,
-                    Ok(Some(n)) => {
-                        return Err(corrupt(
-                            &self.path,
-                            format!("block {k} would hold {n} bytes, at most {cap} expected"),
-                        ))
-                    }
-                    _ => cap,
-                };
-                // one decompression context per thread, reused across blocks and files
-                thread_local! {
-                    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-                        const { std::cell::RefCell::new(None) };
-                }
-                DCTX.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    if slot.is_none() {
-                        *slot = Some(
-                            zstd::bulk::Decompressor::new()
-                                .map_err(|e| corrupt(&self.path, e.to_string()))?,
-                        );
-                    }
-                    let dec = slot.as_mut().expect("set just above");
-                    dec.decompress(frame, size)
-                        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))
-                })?
-            }
-        };
-        let out = if tagged {
-            super::block_code::decode(&content, expect)
-                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?
-        } else {
-            content
-        };
-        if out.len() != expect {
-            return Err(corrupt(
-                &self.path,
-                format!("block {k} holds {} positions, expected {expect}", out.len()),
-            ));
-        }
-        Ok(out)
-    }
-
-    /// Number of blocks.
-    pub fn blocks(&self) -> usize {
-        self.header.blocks as usize
-    }
-
-    /// Decompress every block: one byte per position, Red to move first.
-    pub fn read_all(&self) -> Result<Vec<u8>, FileError> {
-        let parts: Result<Vec<Vec<u8>>, FileError> = (0..self.blocks())
-            .into_par_iter()
-            .map(|k| self.block(k))
-            .collect();
-        Ok(parts?.concat())
-    }
 }
 
 /// Combine a WDL and a DTM file's bytes into values (illegal placements are not known
