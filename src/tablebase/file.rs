@@ -17,7 +17,7 @@ use crate::index::Material;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
 use std::fs;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// What a file stores.
@@ -170,12 +170,18 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
     }
 }
 
+/// Blocks compressed at once by a streamed write (see [`write_file`]): the compressed
+/// blocks held in memory are at most this many (with two workers, 16 keep both busy).
+const WRITE_BATCH_BLOCKS: usize = 16;
+
+/// The compressed blocks `blocks` (block numbers) of a file of `t`.
 fn compress_blocks(
     t: &Table,
     metric: Metric,
     block: usize,
     level: i32,
     dict: Option<&[u8]>,
+    blocks: std::ops::Range<usize>,
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
     let total = 2 * t.values[0].len();
     if dict.is_none() {
@@ -186,7 +192,7 @@ fn compress_blocks(
             static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
                 const { std::cell::RefCell::new(None) };
         }
-        return (0..total.div_ceil(block))
+        return blocks
             .into_par_iter()
             .map(|k| {
                 let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
@@ -204,7 +210,7 @@ fn compress_blocks(
             .collect();
     }
     let prepared = dict.map(|d| zstd::dict::EncoderDictionary::copy(d, level));
-    (0..total.div_ceil(block))
+    blocks
         .into_par_iter()
         .map_init(
             || -> Result<zstd::bulk::Compressor<'_>, std::io::Error> {
@@ -335,92 +341,118 @@ fn write_file(
         (Some(dtc), Metric::Dtc) => max_of(dtc),
         _ => max_of(values),
     };
-    {
-        let path = table_path(dir, material, metric);
-        let (block, level) = block_params(metric);
-        let plain = compress_blocks(table, metric, block as usize, level, None)
+    let path = table_path(dir, material, metric);
+    let (block, level) = block_params(metric);
+    let total = 2 * values[0].len();
+    let nblocks = total.div_ceil(block as usize);
+    // A trained dictionary can pay off when a table has a few dozen small blocks; with many
+    // blocks, or blocks of 256K positions, each frame has enough context of its own
+    // (measured: never smaller on KRNKR, in 32K blocks or in 256K blocks, where trying cost
+    // 9 s CPU and 70 MiB of peak memory), so it is only tried on small tables with small
+    // blocks (the DTC file's), whose blocks are then compressed whole in memory. It is kept
+    // only when smaller. Every other file is compressed and written a batch of blocks at a
+    // time: the compressed file is never held whole in memory.
+    let mut dict = Vec::new();
+    let mut in_memory = None;
+    if block < 65_536 && (16..=256).contains(&nblocks) {
+        let all = 0..nblocks;
+        let plain = compress_blocks(table, metric, block as usize, level, None, all.clone())
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
-        // A trained dictionary can pay off when a table has a few dozen small blocks; with
-        // many blocks, or blocks of 256K positions, each frame has enough context of its
-        // own (measured: never smaller on KRNKR, in 32K blocks or in 256K blocks, where
-        // trying cost 9 s CPU and 70 MiB of peak memory), so it is only tried on small tables
-        // with small blocks (the DTC file's). It is kept only when smaller.
         let mut blocks = plain;
-        let mut dict = Vec::new();
-        let total = 2 * values[0].len();
-        let nblocks = total.div_ceil(block as usize);
-        if block < 65_536 && (16..=256).contains(&nblocks) {
-            let step = (nblocks / 64).max(1);
-            let samples: Vec<Vec<u8>> = (0..nblocks)
-                .step_by(step)
-                .map(|k| {
-                    block_content(
-                        table,
-                        metric,
-                        k * block as usize..((k + 1) * block as usize).min(total),
-                    )
-                })
-                .collect();
-            if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
-                if let Ok(with) = compress_blocks(table, metric, block as usize, level, Some(&d)) {
-                    let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
-                    if size < plain_size {
-                        blocks = with;
-                        dict = d;
+        let step = (nblocks / 64).max(1);
+        let samples: Vec<Vec<u8>> = (0..nblocks)
+            .step_by(step)
+            .map(|k| {
+                block_content(
+                    table,
+                    metric,
+                    k * block as usize..((k + 1) * block as usize).min(total),
+                )
+            })
+            .collect();
+        if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
+            let with = compress_blocks(table, metric, block as usize, level, Some(&d), all);
+            if let Ok(with) = with {
+                let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
+                if size < plain_size {
+                    blocks = with;
+                    dict = d;
+                }
+            }
+        }
+        in_memory = Some(blocks);
+    }
+    let header = Header {
+        metric,
+        version: VERSION,
+        rules: table.rules,
+        index_scheme: INDEX_SCHEME,
+        max_dtm,
+        material: *material,
+        positions,
+        block_size: block,
+        blocks: nblocks as u32,
+        dict_len: dict.len() as u32,
+        counts,
+    };
+    let tmp = temp_path(&path);
+    let offsets_len = (nblocks + 1) * 8;
+    let write = || -> std::io::Result<u64> {
+        let mut f = std::io::BufWriter::new(fs::File::create(&tmp)?);
+        // the header and the offsets are written last, once the blocks' sizes are known
+        f.write_all(&[0u8; HEADER_SIZE])?;
+        f.write_all(&vec![0u8; offsets_len])?;
+        f.write_all(&dict)?;
+        let mut offsets = Vec::with_capacity(offsets_len);
+        let mut off = 0u64;
+        let mut put = |f: &mut std::io::BufWriter<fs::File>, b: &[u8]| {
+            offsets.extend_from_slice(&off.to_le_bytes());
+            off += b.len() as u64;
+            f.write_all(b)
+        };
+        match &in_memory {
+            Some(blocks) => {
+                for b in blocks {
+                    put(&mut f, b)?;
+                }
+            }
+            None => {
+                for first in (0..nblocks).step_by(WRITE_BATCH_BLOCKS) {
+                    let batch = first..(first + WRITE_BATCH_BLOCKS).min(nblocks);
+                    for b in compress_blocks(table, metric, block as usize, level, None, batch)? {
+                        put(&mut f, &b)?;
                     }
                 }
             }
         }
-        let header = Header {
-            metric,
-            version: VERSION,
-            rules: table.rules,
-            index_scheme: INDEX_SCHEME,
-            max_dtm,
-            material: *material,
-            positions,
-            block_size: block,
-            blocks: blocks.len() as u32,
-            dict_len: dict.len() as u32,
-            counts,
-        };
-        let mut offsets = Vec::with_capacity((blocks.len() + 1) * 8);
-        let mut off = 0u64;
-        for b in blocks.iter() {
-            offsets.extend_from_slice(&off.to_le_bytes());
-            off += b.len() as u64;
-        }
         offsets.extend_from_slice(&off.to_le_bytes());
-        let hb = header.encode();
+        let mut hb = header.encode();
         let mut crc = crc32fast::Hasher::new();
         crc.update(&hb[..136]);
         crc.update(&offsets);
         crc.update(&dict);
-        let mut hb = hb;
         LE::write_u32(&mut hb[136..140], crc.finalize());
-        let tmp = temp_path(&path);
-        let write = || -> std::io::Result<()> {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&hb)?;
-            f.write_all(&offsets)?;
-            f.write_all(&dict)?;
-            for b in &blocks {
-                f.write_all(b)?;
-            }
-            f.sync_all()
-        };
-        if let Err(e) = write() {
+        let mut f = f.into_inner().map_err(|e| e.into_error())?;
+        f.seek(std::io::SeekFrom::Start(0))?;
+        f.write_all(&hb)?;
+        f.write_all(&offsets)?;
+        f.sync_all()?;
+        Ok(off)
+    };
+    let data = match write() {
+        Ok(data) => data,
+        Err(e) => {
             let _ = fs::remove_file(&tmp);
             return Err(io(&tmp, e));
         }
-        pending.push(super::commit::Pending { tmp, path });
-        let size = HEADER_SIZE as u64 + offsets.len() as u64 + dict.len() as u64 + off;
-        match metric {
-            Metric::Wdl => written.wdl_bytes = size,
-            Metric::Dtm => written.dtm_bytes = size,
-            Metric::Dtc => written.dtc_bytes = size,
-        }
+    };
+    pending.push(super::commit::Pending { tmp, path });
+    let size = HEADER_SIZE as u64 + offsets_len as u64 + dict.len() as u64 + data;
+    match metric {
+        Metric::Wdl => written.wdl_bytes = size,
+        Metric::Dtm => written.dtm_bytes = size,
+        Metric::Dtc => written.dtc_bytes = size,
     }
     Ok(())
 }
