@@ -227,3 +227,43 @@ fn a_table_generated_after_a_failed_probe_is_found() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The generator reads sub-tables from their files block by block: a sub-table whose block
+/// is corrupt, or whose file is missing, is an error that names it, not a panic.
+#[test]
+fn a_corrupt_or_missing_sub_table_is_an_error_naming_it() {
+    use xqdb::tablebase::generate::GenOptions;
+    use xqdb::tablebase::pipeline::{generate_in_order, Existing};
+    let dir = tmp("sub-corrupt");
+    let opts = GenOptions::default();
+    generate_set(&[mat("KRKA")], &dir, opts, Existing::Keep, |_| {}).unwrap();
+    let drop_krka = || {
+        for metric in [Metric::Wdl, Metric::Dtm] {
+            std::fs::remove_file(table_path(&dir, &mat("KRKA"), metric)).unwrap();
+        }
+    };
+    drop_krka();
+    let path = table_path(&dir, &mat("KRK"), Metric::Dtm);
+    let good = std::fs::read(&path).unwrap();
+    let mut bytes = good.clone();
+    let n = bytes.len();
+    bytes[n - 6] ^= 0x5A; // inside the last zstd frame
+    std::fs::write(&path, &bytes).unwrap();
+    let err = generate_in_order(&[mat("KRKA")], &dir, opts, Existing::Keep, |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("KRK.xqd") && err.contains("sub-table KRK"),
+        "{err}"
+    );
+    std::fs::remove_file(&path).unwrap();
+    let err = generate_in_order(&[mat("KRKA")], &dir, opts, Existing::Keep, |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no table for KRK"), "{err}");
+    // with the file back the table is generated, byte for byte as before
+    std::fs::write(&path, &good).unwrap();
+    generate_in_order(&[mat("KRKA")], &dir, opts, Existing::Keep, |_| {}).unwrap();
+    check_files(&dir, &mat("KRKA")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

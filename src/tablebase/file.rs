@@ -7,31 +7,18 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
+pub use super::header::{
+    Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
+};
+pub use super::reader::TableFile;
 use super::table::Table;
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use crate::board::rules::RuleSet;
-use crate::index::{Material, MaterialError};
+use crate::index::Material;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
 use std::fs;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
-
-/// Format version written. Version 2 blocks start with a tag byte (see
-/// [`super::block_code`]); version 1 blocks (values byte by byte) are still read.
-pub const VERSION: u32 = 2;
-/// Oldest format version read.
-pub const OLDEST_VERSION: u32 = 1;
-/// Index scheme 1: the mirror-folded placement index of `crate::index`.
-pub const INDEX_SCHEME: u8 = 1;
-/// Bytes of the fixed header.
-pub const HEADER_SIZE: usize = 144;
-/// Largest block (positions) a reader accepts: one block is decompressed at once.
-pub const MAX_BLOCK_SIZE: u32 = 1 << 24;
-
-const MAGIC_WDL: [u8; 8] = *b"XQDBWDL\x1a";
-const MAGIC_DTM: [u8; 8] = *b"XQDBDTM\x1a";
-const MAGIC_DTC: [u8; 8] = *b"XQDBDTC\x1a";
 
 /// What a file stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -53,14 +40,6 @@ impl Metric {
             Metric::Wdl => "xqw",
             Metric::Dtm => "xqd",
             Metric::Dtc => "xqc",
-        }
-    }
-
-    fn magic(self) -> [u8; 8] {
-        match self {
-            Metric::Wdl => MAGIC_WDL,
-            Metric::Dtm => MAGIC_DTM,
-            Metric::Dtc => MAGIC_DTC,
         }
     }
 }
@@ -111,156 +90,10 @@ pub enum FileError {
     },
 }
 
-/// Header fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Header {
-    /// WDL or DTM.
-    pub metric: Metric,
-    /// Format version.
-    pub version: u32,
-    /// Repetition rule set the values follow.
-    pub rules: RuleSet,
-    /// Index scheme (see [`INDEX_SCHEME`]).
-    pub index_scheme: u8,
-    /// Longest distance to mate in the table.
-    pub max_dtm: u8,
-    /// Material.
-    pub material: Material,
-    /// Positions per side to move (the index size).
-    pub positions: u64,
-    /// Positions per block.
-    pub block_size: u32,
-    /// Number of blocks.
-    pub blocks: u32,
-    /// Bytes of the zstd dictionary (0 for none).
-    pub dict_len: u32,
-    /// Per side to move: wins, draws, losses, illegal.
-    pub counts: [[u64; 4]; 2],
-}
-
-fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
+pub(super) fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
     FileError::Corrupt {
         path: path.display().to_string(),
         reason: reason.into(),
-    }
-}
-
-impl Header {
-    fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..8].copy_from_slice(&self.metric.magic());
-        LE::write_u32(&mut b[8..12], self.version);
-        b[12] = self.metric as u8;
-        b[13] = self.rules.code();
-        b[14] = self.index_scheme;
-        b[15] = self.max_dtm;
-        let name = self.material.to_string();
-        b[16..16 + name.len().min(32)].copy_from_slice(&name.as_bytes()[..name.len().min(32)]);
-        LE::write_u64(&mut b[48..56], self.positions);
-        LE::write_u32(&mut b[56..60], self.block_size);
-        LE::write_u32(&mut b[60..64], self.blocks);
-        LE::write_u32(&mut b[64..68], self.dict_len);
-        for s in 0..2 {
-            for k in 0..4 {
-                let o = 72 + (s * 4 + k) * 8;
-                LE::write_u64(&mut b[o..o + 8], self.counts[s][k]);
-            }
-        }
-        b
-    }
-
-    fn decode(path: &Path, b: &[u8]) -> Result<Header, FileError> {
-        if b.len() < HEADER_SIZE {
-            return Err(corrupt(
-                path,
-                format!("{} bytes, shorter than the header", b.len()),
-            ));
-        }
-        let metric = if b[0..8] == MAGIC_WDL {
-            Metric::Wdl
-        } else if b[0..8] == MAGIC_DTM {
-            Metric::Dtm
-        } else if b[0..8] == MAGIC_DTC {
-            Metric::Dtc
-        } else {
-            return Err(corrupt(path, "bad magic: not an xqdb table file"));
-        };
-        let version = LE::read_u32(&b[8..12]);
-        if !(OLDEST_VERSION..=VERSION).contains(&version) {
-            return Err(FileError::Version {
-                path: path.display().to_string(),
-                version,
-            });
-        }
-        if b[12] != metric as u8 {
-            return Err(corrupt(path, "metric byte disagrees with the magic"));
-        }
-        let end = b[16..48].iter().position(|&c| c == 0).unwrap_or(32);
-        let name = std::str::from_utf8(&b[16..16 + end])
-            .map_err(|_| corrupt(path, "material is not text"))?;
-        let material: Material = name
-            .parse()
-            .map_err(|e: MaterialError| corrupt(path, format!("material field: {e}")))?;
-        let mut counts = [[0u64; 4]; 2];
-        for (s, row) in counts.iter_mut().enumerate() {
-            for (k, c) in row.iter_mut().enumerate() {
-                let o = 72 + (s * 4 + k) * 8;
-                *c = LE::read_u64(&b[o..o + 8]);
-            }
-        }
-        let rules = RuleSet::from_code(b[13]).ok_or_else(|| {
-            corrupt(
-                path,
-                format!(
-                    "unknown repetition rule set {} (this build knows 0 and 1)",
-                    b[13]
-                ),
-            )
-        })?;
-        let h = Header {
-            metric,
-            version,
-            rules,
-            index_scheme: b[14],
-            max_dtm: b[15],
-            material,
-            positions: LE::read_u64(&b[48..56]),
-            block_size: LE::read_u32(&b[56..60]),
-            blocks: LE::read_u32(&b[60..64]),
-            dict_len: LE::read_u32(&b[64..68]),
-            counts,
-        };
-        if h.index_scheme != INDEX_SCHEME {
-            return Err(corrupt(
-                path,
-                format!("unknown index scheme {}", h.index_scheme),
-            ));
-        }
-        for (range, what) in [(68..72, "68..72"), (140..144, "140..144")] {
-            if b[range].iter().any(|&x| x != 0) {
-                return Err(corrupt(
-                    path,
-                    format!("reserved header bytes {what} are not zero"),
-                ));
-            }
-        }
-        let total = h
-            .positions
-            .checked_mul(2)
-            .ok_or_else(|| corrupt(path, format!("{} positions is out of range", h.positions)))?;
-        if h.block_size == 0 || h.block_size > MAX_BLOCK_SIZE {
-            return Err(corrupt(
-                path,
-                format!("block size {} out of range", h.block_size),
-            ));
-        }
-        if total.div_ceil(h.block_size as u64) != h.blocks as u64 {
-            return Err(corrupt(
-                path,
-                "block count does not match positions and block size",
-            ));
-        }
-        Ok(h)
     }
 }
 
@@ -337,12 +170,18 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
     }
 }
 
+/// Blocks compressed at once by a streamed write (see [`write_file`]): the compressed
+/// blocks held in memory are at most this many (with two workers, 16 keep both busy).
+const WRITE_BATCH_BLOCKS: usize = 16;
+
+/// The compressed blocks `blocks` (block numbers) of a file of `t`.
 fn compress_blocks(
     t: &Table,
     metric: Metric,
     block: usize,
     level: i32,
     dict: Option<&[u8]>,
+    blocks: std::ops::Range<usize>,
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
     let total = 2 * t.values[0].len();
     if dict.is_none() {
@@ -353,7 +192,7 @@ fn compress_blocks(
             static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
                 const { std::cell::RefCell::new(None) };
         }
-        return (0..total.div_ceil(block))
+        return blocks
             .into_par_iter()
             .map(|k| {
                 let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
@@ -371,7 +210,7 @@ fn compress_blocks(
             .collect();
     }
     let prepared = dict.map(|d| zstd::dict::EncoderDictionary::copy(d, level));
-    (0..total.div_ceil(block))
+    blocks
         .into_par_iter()
         .map_init(
             || -> Result<zstd::bulk::Compressor<'_>, std::io::Error> {
@@ -502,278 +341,120 @@ fn write_file(
         (Some(dtc), Metric::Dtc) => max_of(dtc),
         _ => max_of(values),
     };
-    {
-        let path = table_path(dir, material, metric);
-        let (block, level) = block_params(metric);
-        let plain = compress_blocks(table, metric, block as usize, level, None)
+    let path = table_path(dir, material, metric);
+    let (block, level) = block_params(metric);
+    let total = 2 * values[0].len();
+    let nblocks = total.div_ceil(block as usize);
+    // A trained dictionary can pay off when a table has a few dozen small blocks; with many
+    // blocks, or blocks of 256K positions, each frame has enough context of its own
+    // (measured: never smaller on KRNKR, in 32K blocks or in 256K blocks, where trying cost
+    // 9 s CPU and 70 MiB of peak memory), so it is only tried on small tables with small
+    // blocks (the DTC file's), whose blocks are then compressed whole in memory. It is kept
+    // only when smaller. Every other file is compressed and written a batch of blocks at a
+    // time: the compressed file is never held whole in memory.
+    let mut dict = Vec::new();
+    let mut in_memory = None;
+    if block < 65_536 && (16..=256).contains(&nblocks) {
+        let all = 0..nblocks;
+        let plain = compress_blocks(table, metric, block as usize, level, None, all.clone())
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
-        // A trained dictionary can pay off when a table has a few dozen small blocks; with
-        // many blocks, or blocks of 256K positions, each frame has enough context of its
-        // own (measured: never smaller on KRNKR, in 32K blocks or in 256K blocks, where
-        // trying cost 9 s CPU and 70 MiB of peak memory), so it is only tried on small tables
-        // with small blocks (the DTC file's). It is kept only when smaller.
         let mut blocks = plain;
-        let mut dict = Vec::new();
-        let total = 2 * values[0].len();
-        let nblocks = total.div_ceil(block as usize);
-        if block < 65_536 && (16..=256).contains(&nblocks) {
-            let step = (nblocks / 64).max(1);
-            let samples: Vec<Vec<u8>> = (0..nblocks)
-                .step_by(step)
-                .map(|k| {
-                    block_content(
-                        table,
-                        metric,
-                        k * block as usize..((k + 1) * block as usize).min(total),
-                    )
-                })
-                .collect();
-            if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
-                if let Ok(with) = compress_blocks(table, metric, block as usize, level, Some(&d)) {
-                    let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
-                    if size < plain_size {
-                        blocks = with;
-                        dict = d;
+        let step = (nblocks / 64).max(1);
+        let samples: Vec<Vec<u8>> = (0..nblocks)
+            .step_by(step)
+            .map(|k| {
+                block_content(
+                    table,
+                    metric,
+                    k * block as usize..((k + 1) * block as usize).min(total),
+                )
+            })
+            .collect();
+        if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
+            let with = compress_blocks(table, metric, block as usize, level, Some(&d), all);
+            if let Ok(with) = with {
+                let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
+                if size < plain_size {
+                    blocks = with;
+                    dict = d;
+                }
+            }
+        }
+        in_memory = Some(blocks);
+    }
+    let header = Header {
+        metric,
+        version: VERSION,
+        rules: table.rules,
+        index_scheme: INDEX_SCHEME,
+        max_dtm,
+        material: *material,
+        positions,
+        block_size: block,
+        blocks: nblocks as u32,
+        dict_len: dict.len() as u32,
+        counts,
+    };
+    let tmp = temp_path(&path);
+    let offsets_len = (nblocks + 1) * 8;
+    let write = || -> std::io::Result<u64> {
+        let mut f = std::io::BufWriter::new(fs::File::create(&tmp)?);
+        // the header and the offsets are written last, once the blocks' sizes are known
+        f.write_all(&[0u8; HEADER_SIZE])?;
+        f.write_all(&vec![0u8; offsets_len])?;
+        f.write_all(&dict)?;
+        let mut offsets = Vec::with_capacity(offsets_len);
+        let mut off = 0u64;
+        let mut put = |f: &mut std::io::BufWriter<fs::File>, b: &[u8]| {
+            offsets.extend_from_slice(&off.to_le_bytes());
+            off += b.len() as u64;
+            f.write_all(b)
+        };
+        match &in_memory {
+            Some(blocks) => {
+                for b in blocks {
+                    put(&mut f, b)?;
+                }
+            }
+            None => {
+                for first in (0..nblocks).step_by(WRITE_BATCH_BLOCKS) {
+                    let batch = first..(first + WRITE_BATCH_BLOCKS).min(nblocks);
+                    for b in compress_blocks(table, metric, block as usize, level, None, batch)? {
+                        put(&mut f, &b)?;
                     }
                 }
             }
         }
-        let header = Header {
-            metric,
-            version: VERSION,
-            rules: table.rules,
-            index_scheme: INDEX_SCHEME,
-            max_dtm,
-            material: *material,
-            positions,
-            block_size: block,
-            blocks: blocks.len() as u32,
-            dict_len: dict.len() as u32,
-            counts,
-        };
-        let mut offsets = Vec::with_capacity((blocks.len() + 1) * 8);
-        let mut off = 0u64;
-        for b in blocks.iter() {
-            offsets.extend_from_slice(&off.to_le_bytes());
-            off += b.len() as u64;
-        }
         offsets.extend_from_slice(&off.to_le_bytes());
-        let hb = header.encode();
+        let mut hb = header.encode();
         let mut crc = crc32fast::Hasher::new();
         crc.update(&hb[..136]);
         crc.update(&offsets);
         crc.update(&dict);
-        let mut hb = hb;
         LE::write_u32(&mut hb[136..140], crc.finalize());
-        let tmp = temp_path(&path);
-        let write = || -> std::io::Result<()> {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&hb)?;
-            f.write_all(&offsets)?;
-            f.write_all(&dict)?;
-            for b in &blocks {
-                f.write_all(b)?;
-            }
-            f.sync_all()
-        };
-        if let Err(e) = write() {
+        let mut f = f.into_inner().map_err(|e| e.into_error())?;
+        f.seek(std::io::SeekFrom::Start(0))?;
+        f.write_all(&hb)?;
+        f.write_all(&offsets)?;
+        f.sync_all()?;
+        Ok(off)
+    };
+    let data = match write() {
+        Ok(data) => data,
+        Err(e) => {
             let _ = fs::remove_file(&tmp);
             return Err(io(&tmp, e));
         }
-        pending.push(super::commit::Pending { tmp, path });
-        let size = HEADER_SIZE as u64 + offsets.len() as u64 + dict.len() as u64 + off;
-        match metric {
-            Metric::Wdl => written.wdl_bytes = size,
-            Metric::Dtm => written.dtm_bytes = size,
-            Metric::Dtc => written.dtc_bytes = size,
-        }
+    };
+    pending.push(super::commit::Pending { tmp, path });
+    let size = HEADER_SIZE as u64 + offsets_len as u64 + dict.len() as u64 + data;
+    match metric {
+        Metric::Wdl => written.wdl_bytes = size,
+        Metric::Dtm => written.dtm_bytes = size,
+        Metric::Dtc => written.dtc_bytes = size,
     }
     Ok(())
-}
-
-/// An open, memory-mapped table file.
-pub struct TableFile {
-    /// Where it is.
-    pub path: PathBuf,
-    /// Its header.
-    pub header: Header,
-    map: memmap2::Mmap,
-    offsets: Vec<u64>,
-    data_start: usize,
-    dict: Option<zstd::dict::DecoderDictionary<'static>>,
-}
-
-impl std::fmt::Debug for TableFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TableFile")
-            .field("path", &self.path)
-            .field("header", &self.header)
-            .finish()
-    }
-}
-
-impl TableFile {
-    /// Open and check the header (magic, version, CRC, sizes). With `expect`, the file
-    /// must hold that material and metric.
-    pub fn open(path: &Path, expect: Option<(Material, Metric)>) -> Result<TableFile, FileError> {
-        let file = fs::File::open(path).map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        // SAFETY: the map is read-only; table files are written by rename, never in place.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        let header = Header::decode(path, &map)?;
-        if let Some((m, metric)) = expect {
-            if header.material != m || header.metric != metric {
-                return Err(FileError::WrongTable {
-                    path: path.display().to_string(),
-                    expected: format!("{m} {metric:?}"),
-                    found: format!("{} {:?}", header.material, header.metric),
-                });
-            }
-        }
-        let n = header.blocks as usize + 1;
-        let off_end = HEADER_SIZE + n * 8;
-        let data_start = off_end + header.dict_len as usize;
-        if map.len() < data_start {
-            return Err(corrupt(path, "truncated before the data"));
-        }
-        let offsets: Vec<u64> = map[HEADER_SIZE..off_end]
-            .chunks(8)
-            .map(LE::read_u64)
-            .collect();
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&map[..136]);
-        crc.update(&map[HEADER_SIZE..data_start]);
-        if crc.finalize() != LE::read_u32(&map[136..140]) {
-            return Err(corrupt(path, "header checksum mismatch"));
-        }
-        if offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(corrupt(path, "block offsets out of order"));
-        }
-        let last = *offsets.last().expect("at least one offset");
-        if (map.len() - data_start) as u64 != last {
-            return Err(corrupt(
-                path,
-                format!(
-                    "data is {} bytes, the offsets say {last}",
-                    map.len() - data_start
-                ),
-            ));
-        }
-        let dict = (header.dict_len > 0)
-            .then(|| zstd::dict::DecoderDictionary::copy(&map[off_end..data_start]));
-        Ok(TableFile {
-            path: path.to_path_buf(),
-            header,
-            map,
-            offsets,
-            data_start,
-            dict,
-        })
-    }
-
-    /// Total size of the file in bytes.
-    pub fn file_size(&self) -> u64 {
-        self.map.len() as u64
-    }
-
-    /// Decompress block `k` (its frame checksum is verified).
-    pub fn block(&self, k: usize) -> Result<Vec<u8>, FileError> {
-        let a = *self
-            .offsets
-            .get(k)
-            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
-        let b = *self
-            .offsets
-            .get(k + 1)
-            .ok_or_else(|| corrupt(&self.path, format!("no block {k}")))? as usize;
-        let frame = &self.map[self.data_start + a..self.data_start + b];
-        let total = 2 * self.header.positions;
-        let bs = self.header.block_size as u64;
-        let expect = (total - k as u64 * bs).min(bs) as usize;
-        // version 1: the values byte by byte; version 2: a tag, then bytes or runs
-        let tagged = self.header.version >= 2;
-        let cap = if tagged {
-            super::block_code::max_content(expect)
-        } else {
-            expect
-        };
-        let content = match &self.dict {
-            Some(d) => {
-                let mut out = Vec::with_capacity(expect + 1);
-                let mut dec = zstd::stream::read::Decoder::with_prepared_dictionary(frame, d)
-                    .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-                std::io::Read::read_to_end(
-                    &mut std::io::Read::take(&mut dec, cap as u64 + 1),
-                    &mut out,
-                )
-                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-                out
-            }
-            None => {
-                // the frame says how much it holds (within the bound): no larger allocation
-                let size = match zstd::zstd_safe::get_frame_content_size(frame) {
-                    Ok(Some(n)) if n <= cap as u64 => n as usize,
-                    Ok(Some(n)) => {
-                        return Err(corrupt(
-                            &self.path,
-                            format!("block {k} would hold {n} bytes, at most {cap} expected"),
-                        ))
-                    }
-                    _ => cap,
-                };
-                // one decompression context per thread, reused across blocks and files
-                thread_local! {
-                    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-                        const { std::cell::RefCell::new(None) };
-                }
-                DCTX.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    if slot.is_none() {
-                        *slot = Some(
-                            zstd::bulk::Decompressor::new()
-                                .map_err(|e| corrupt(&self.path, e.to_string()))?,
-                        );
-                    }
-                    let dec = slot.as_mut().expect("set just above");
-                    dec.decompress(frame, size)
-                        .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))
-                })?
-            }
-        };
-        let out = if tagged {
-            super::block_code::decode(&content, expect)
-                .map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?
-        } else {
-            content
-        };
-        if out.len() != expect {
-            return Err(corrupt(
-                &self.path,
-                format!("block {k} holds {} positions, expected {expect}", out.len()),
-            ));
-        }
-        Ok(out)
-    }
-
-    /// Number of blocks.
-    pub fn blocks(&self) -> usize {
-        self.header.blocks as usize
-    }
-
-    /// Decompress every block: one byte per position, Red to move first.
-    pub fn read_all(&self) -> Result<Vec<u8>, FileError> {
-        let parts: Result<Vec<Vec<u8>>, FileError> = (0..self.blocks())
-            .into_par_iter()
-            .map(|k| self.block(k))
-            .collect();
-        Ok(parts?.concat())
-    }
 }
 
 /// Combine a WDL and a DTM file's bytes into values (illegal placements are not known

@@ -2,7 +2,7 @@
 //! then save with checksums and a summary per table.
 
 use super::file::{table_path, write_files_shedding, Metric, TableFile, Written};
-use super::generate::{generate, GenOptions};
+use super::generate::{generate, generate_from, GenOptions, SubTables};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
 use crate::board::rules::RuleSet;
@@ -365,19 +365,27 @@ pub fn generate_in_order_with(
             }
             _ => {}
         }
-        // make sure every table one capture away is in memory
-        for c in Color::ALL {
-            for r in Role::ALL {
-                if let Some(sub) = m.without(c, r) {
-                    let name = table_material(sub).0;
-                    if set.get(&name).is_none() {
-                        set.insert(Arc::new(load_table(dir, &name, false)?));
+        // the tables one capture away are read from their files block by block; the DTC
+        // (its conversions and levels) needs them in memory
+        if dtc {
+            for c in Color::ALL {
+                for r in Role::ALL {
+                    if let Some(sub) = m.without(c, r) {
+                        let name = table_material(sub).0;
+                        if set.get(&name).is_none() {
+                            set.insert(Arc::new(load_table(dir, &name, false)?));
+                        }
                     }
                 }
             }
         }
         let start = Instant::now();
-        let mut table = generate(*m, &set, opts)?;
+        let subs = if dtc {
+            SubTables::Memory(&set)
+        } else {
+            SubTables::Files(dir)
+        };
+        let mut table = generate_from(*m, subs, opts)?;
         if dtc {
             super::pipeline_dtc::compute_dtc(&mut table, &set, opts.progress)?;
         }
@@ -415,7 +423,7 @@ pub fn generate_in_order_with(
         };
         report(&s);
         out.push(s);
-        if needed_by_later(i, m) {
+        if dtc && needed_by_later(i, m) {
             // its verdicts were dropped by the write: a sub-table is read for values only
             set.insert(Arc::new(table));
         }

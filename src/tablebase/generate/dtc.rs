@@ -32,7 +32,7 @@
 //! loss with `n` permitted in-table successors not yet known to win for the opponent.
 
 use super::bytes::Bytes;
-use super::{subs_of, Gen, CHUNK};
+use super::{subs_of, Gen, SubTables, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
@@ -218,7 +218,7 @@ pub fn generate_dtc(
             val: [Bytes::new(0, 0), Bytes::new(0, 0)],
             aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
             capdraw: None,
-            subs: subs_of(material, subs, table.rules)?,
+            subs: subs_of(material, SubTables::Memory(subs), table.rules)?,
             assigned: AtomicU64::new(0),
             overflow: AtomicBool::new(false),
             fault: Mutex::new(None),

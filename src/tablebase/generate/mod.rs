@@ -36,12 +36,12 @@ mod dtc;
 mod dtm;
 mod params;
 mod resume;
+mod subs;
 
 pub use dtc::{generate_dtc, MAX_LEVEL as DTC_MAX};
 
-use super::table::{table_material, ProbeMissing, Table, TableSet, TbError};
+use super::table::{Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use crate::board::attacks::reachable;
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
 use crate::board::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
@@ -51,10 +51,12 @@ use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use params::CHUNK;
 pub use resume::{Checkpoint, Meta, State, Step, METRICS};
+pub use subs::SubTables;
+use subs::{subs_of, Sub};
 
 /// What [`generate`] builds and how.
 #[derive(Copy, Clone)]
@@ -92,25 +94,6 @@ impl std::fmt::Debug for GenOptions<'_> {
         f.debug_struct("GenOptions")
             .field("rules", &self.rules)
             .finish_non_exhaustive()
-    }
-}
-
-/// A table one capture away.
-struct Sub {
-    table: Arc<Table>,
-    flipped: bool,
-    /// The piece of this material that is missing there.
-    captured: Piece,
-}
-
-impl Sub {
-    /// The side to move in the sub-table's own orientation after the capture.
-    fn stored_side(&self) -> Color {
-        if self.flipped {
-            !self.captured.color
-        } else {
-            self.captured.color
-        }
     }
 }
 
@@ -158,13 +141,6 @@ fn tail_move(p: Piece, a: Square, b: Square) -> bool {
         }
         _ => false,
     }
-}
-
-fn flip_pieces(pieces: &PieceList) -> PieceList {
-    pieces
-        .iter()
-        .map(|&(p, s)| (Piece::new(!p.color, p.role), s.flip()))
-        .collect()
 }
 
 /// How a decided successor acts on its predecessors.
@@ -234,30 +210,6 @@ impl Gen<'_> {
         self.index.rank_position(pos).map(|i| i as usize)
     }
 
-    /// Rank of a capture's result in its table (a colour-flipped table is ranked through the
-    /// flipped piece list, without building the flipped position).
-    fn sub_rank(&self, child: &Position, captured: Piece) -> Option<(&Sub, u64)> {
-        let sub = self.subs.iter().find(|s| s.captured == captured)?;
-        let i = if sub.flipped {
-            let list: PieceList = child
-                .piece_list()
-                .map(|(p, s)| (Piece::new(!p.color, p.role), s.flip()))
-                .collect();
-            sub.table.index.rank_pieces(&list).ok()
-        } else {
-            sub.table.index.rank_position(child)
-        }?;
-        Some((sub, i))
-    }
-
-    /// Value of a capture's result in its table.
-    fn sub_value(&self, child: &Position, captured: Piece) -> Option<u8> {
-        let (sub, i) = self.sub_rank(child, captured)?;
-        sub.table.values[sub.stored_side().index()]
-            .get(i as usize)
-            .copied()
-    }
-
     /// The number of distinct successors of `pos` (legal `moves`) among those `keep`
     /// accepts (by table and index: two moves give one successor only when they give mirror
     /// images, which needs a position nearly symmetric).
@@ -308,38 +260,6 @@ impl Gen<'_> {
         } else {
             self.distinct_children(pos, &pos.legal_moves(), |_, _| true)
         }
-    }
-
-    /// True when one of the legal `moves` of `pos` (the placement `pieces`) is a capture into
-    /// a drawn position of a smaller table.
-    fn has_capture_draw(&self, pos: &Position, pieces: &PieceList, moves: &MoveList) -> bool {
-        moves.iter().any(|&m| {
-            let Some(c) = pos.piece_at(m.to()) else {
-                return false;
-            };
-            let Some(sub) = self.subs.iter().find(|s| s.captured == c) else {
-                return false;
-            };
-            // the child's pieces: the captured one gone, the mover moved
-            let list: PieceList = pieces
-                .iter()
-                .filter(|e| e.1 != m.to())
-                .map(|&(p, s)| {
-                    let s = if s == m.from() { m.to() } else { s };
-                    if sub.flipped {
-                        (Piece::new(!p.color, p.role), s.flip())
-                    } else {
-                        (p, s)
-                    }
-                })
-                .collect();
-            sub.table
-                .index
-                .rank_pieces(&list)
-                .ok()
-                .and_then(|i| sub.table.values[sub.stored_side().index()].get(i as usize))
-                == Some(&DRAW)
-        })
     }
 
     /// Step 1 for the indices `start..end`.
@@ -568,61 +488,6 @@ impl Gen<'_> {
         Some(asymmetry_of(&pieces) <= 4)
     }
 
-    /// Un-capture the position `j` of a smaller table into this table.
-    fn retro_sub(&self, sub: &Sub, j: u64, loss: bool, stamp: u8, mode: Mode) {
-        let Ok(stored) = sub.table.index.unrank_pieces(j) else {
-            return;
-        };
-        let pieces = if sub.flipped {
-            flip_pieces(&stored)
-        } else {
-            stored
-        };
-        let x = sub.captured.color;
-        let Ok(pos) = Position::from_pieces(&pieces, x) else {
-            return;
-        };
-        let y = !x;
-        let occ_bits = pos.occupied().bits();
-        let room = reachable(x, sub.captured.role);
-        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
-        for (k, &(p, b)) in pieces.iter().enumerate() {
-            if p.color != y || !room.contains(b) {
-                continue;
-            }
-            let src = unmove_sources(p, b, occ_bits, true);
-            for a in Bitboard::from_bits(src) {
-                let mut qp = pieces.clone();
-                qp[k] = (p, a);
-                if qp.try_push((sub.captured, b)).is_err() {
-                    continue;
-                }
-                if let Ok(q) = self.index.rank_pieces(&qp) {
-                    let _ = preds.try_push(q);
-                }
-            }
-        }
-        // a smaller table's positions count as decided before any rule round
-        let c = code::make(0, if loss { code::LOSS } else { code::WIN });
-        self.emit_all(&mut preds, asymmetry(&pos) <= 4, y, (loss, c, stamp), mode);
-    }
-
-    /// The deepest level a smaller table can trigger.
-    fn sub_max(&self) -> u8 {
-        self.subs
-            .iter()
-            .map(|s| {
-                s.table.values[s.stored_side().index()]
-                    .iter()
-                    .filter(|&&v| v <= MAX_DTM)
-                    .max()
-                    .copied()
-                    .unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
     /// smaller tables (steps 2 and 4), from level `from` on (the levels below are done).
     /// Decided positions carry their level in the auxiliary byte.
@@ -645,23 +510,7 @@ impl Gen<'_> {
                     });
                 }
             });
-            for sub in &self.subs {
-                let vals = &sub.table.values[sub.stored_side().index()];
-                let m = vals.len();
-                (0..m.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-                    let start = c * CHUNK;
-                    let chunk = &vals[start..((c + 1) * CHUNK).min(m)];
-                    if !chunk.contains(&level) {
-                        return;
-                    }
-                    for (k, &v) in chunk.iter().enumerate() {
-                        if v == level {
-                            let loss = level.is_multiple_of(2);
-                            self.retro_sub(sub, (start + k) as u64, loss, stamp, mode);
-                        }
-                    }
-                });
-            }
+            self.walk_subs(level, stamp, mode);
             if self.overflow.load(Relaxed) {
                 return Err(TbError::DtmOverflow(self.material));
             }
@@ -695,38 +544,21 @@ impl Gen<'_> {
     }
 }
 
-/// The tables one capture away from `material`, each of rule set `rules`.
-fn subs_of(material: Material, subs: &TableSet, rules: RuleSet) -> Result<Vec<Sub>, TbError> {
-    let mut sub_list = Vec::new();
-    for c in Color::ALL {
-        for r in Role::ALL {
-            if let Some(m2) = material.without(c, r) {
-                let (name, flipped) = table_material(m2);
-                let table = subs.get(&name).ok_or(ProbeMissing(name))?.clone();
-                if table.rules != rules {
-                    return Err(TbError::RuleMismatch {
-                        table: material,
-                        rules,
-                        sub: name,
-                        sub_rules: table.rules,
-                    });
-                }
-                sub_list.push(Sub {
-                    table,
-                    flipped,
-                    captured: Piece::new(c, r),
-                });
-            }
-        }
-    }
-    Ok(sub_list)
-}
-
 /// Generate the table of `material` (stronger side as Red) under `opts.rules`; every table
 /// one capture away must be in `subs`, generated under the same rule set.
 pub fn generate(
     material: Material,
     subs: &TableSet,
+    opts: GenOptions<'_>,
+) -> Result<Table, TbError> {
+    generate_from(material, SubTables::Memory(subs), opts)
+}
+
+/// [`generate`] with the tables one capture away in memory or in the files of a folder
+/// (read block by block, see [`SubTables`]).
+pub fn generate_from(
+    material: Material,
+    subs: SubTables<'_>,
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
     let index = PlacementIndex::new(material)?;

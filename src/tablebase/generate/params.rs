@@ -14,3 +14,11 @@ pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
 /// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come
 /// back, are fewer than this fraction of the table's positions.
 pub(super) const REOPEN_BELOW: f64 = 0.004;
+
+/// Bound of the cache of decoded sub-table blocks (values of the side to move after a
+/// capture), shared by the tables one capture away when they are read from files (see
+/// `subs`). It serves the random probes of captures (under rule set 1 with both sides
+/// attacking, each position's captures into a drawn position at the start; the DTC's
+/// conversions); the level walk decodes block by block without it. KRNKR's sub-tables fit
+/// whole (about 8 MB for the sides read).
+pub(super) const SUB_CACHE_BYTES: usize = 32 << 20;
