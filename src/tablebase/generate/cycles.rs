@@ -97,6 +97,13 @@ const CW: u8 = 16;
 const CL: u8 = 32;
 const ZW: u8 = 64;
 const ZL: u8 = 128;
+/// The low and the high bit of every byte of a word.
+const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
+const _: () = assert!(
+    code::OPEN == 0x80,
+    "busy_bytes reads OPEN as each byte's high bit"
+);
 const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
 const WORK: u8 = CW | CL | ZW | ZL;
 
@@ -175,6 +182,19 @@ impl Gen<'_> {
         self.val[side.index()].get(i) & code::OPEN != 0
     }
 
+    /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
+    /// index `8w + b` is open with a flag of `want` for either side to move.
+    fn busy_bytes(&self, w: usize, want: u8) -> u64 {
+        let mut busy = 0;
+        for s in 0..2 {
+            let flags = self.aux[s].word(w) & (LOW_BYTES * want as u64);
+            // the high bit of each nonzero byte
+            let nonzero = (((flags & !HIGH_BYTES) + !HIGH_BYTES) | flags) & HIGH_BYTES;
+            busy |= self.val[s].word(w) & HIGH_BYTES & nonzero;
+        }
+        busy
+    }
+
     fn capture_draw(&self, side: Color, i: usize) -> bool {
         self.capdraw
             .as_ref()
@@ -185,11 +205,18 @@ impl Gen<'_> {
     fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);
+        let val = &self.val[side.index()];
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut hit = false;
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                if self.is_open(side, i) && f(i) {
-                    hit = true;
+            // eight positions per word: only the open ones
+            for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                let mut open = val.word(w) & HIGH_BYTES;
+                while open != 0 {
+                    let i = w * 8 + (open.trailing_zeros() / 8) as usize;
+                    open &= open - 1;
+                    if i < n && f(i) {
+                        hit = true;
+                    }
                 }
             }
             if hit {

@@ -110,8 +110,16 @@ impl Gen<'_> {
         };
         match scope {
             Scope::All | Scope::AllTracked(_) => (0..self.chunks()).into_par_iter().for_each(|c| {
-                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    visit(i);
+                // eight positions per word: only those open with a flag of this kind
+                for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                    let mut bytes = self.busy_bytes(w, want);
+                    while bytes != 0 {
+                        let i = w * 8 + (bytes.trailing_zeros() / 8) as usize;
+                        bytes &= bytes - 1;
+                        if i < n {
+                            visit(i);
+                        }
+                    }
                 }
             }),
             Scope::Marked(d) => {
