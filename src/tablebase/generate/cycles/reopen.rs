@@ -139,16 +139,6 @@ fn unpack(e: u64) -> (Color, usize, u8) {
 }
 
 impl Gen<'_> {
-    /// Run `f` on every index (in parallel).
-    fn each_open_or_not(&self, f: impl Fn(usize) + Sync) {
-        let n = self.size();
-        (0..self.chunks()).into_par_iter().for_each(|c| {
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                f(i);
-            }
-        });
-    }
-
     /// The flags of the reset that position `i` (`side` to move) lacks now.
     fn missing(&self, side: Color, i: usize) -> u8 {
         let f = self.aux[side.index()].get(i);
@@ -242,18 +232,21 @@ impl Gen<'_> {
     pub(super) fn reopen(&self, order: u8, dirty: &Dirty) -> bool {
         let n = self.size();
         let cap = (n as f64 * params::REOPEN_BELOW) as usize;
-        // the positions decided in round `order`
-        let is_new = |v: u8| {
-            v & code::OPEN == 0 && code::order(v) == order && (code::is_loss(v) || code::is_win(v))
-        };
+        // the positions decided in round `order`: its rulings, plain losses and wins
+        let new_win = code::make(order, code::WIN);
+        let kinds = [code::LOSS, code::WIN, code::RULE_CHECK, code::RULE_CHASE];
         let count = AtomicU64::new(0);
-        for side in Color::ALL {
-            self.each_open_or_not(|i| {
-                if is_new(self.val[side.index()].get(i)) {
-                    count.fetch_add(1, Relaxed);
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut k = 0;
+            for side in Color::ALL {
+                for kind in kinds {
+                    let v = code::make(order, kind);
+                    self.val[side.index()].scan(start, end, v, |_| k += 1);
                 }
-            });
-        }
+            }
+            count.fetch_add(k, Relaxed);
+        });
         let phases = std::env::var_os("XQDB_PHASES").is_some();
         if count.load(Relaxed) as usize > cap {
             if phases {
@@ -270,12 +263,11 @@ impl Gen<'_> {
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 let (mut preds, mut pp) = (ArrayVec::new(), ArrayVec::new());
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for side in Color::ALL {
-                    for d in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                        let v = self.val[side.index()].get(d);
-                        if !(is_new(v) && code::is_win(v)) {
-                            continue;
-                        }
+                    let mut wins = Vec::new();
+                    self.val[side.index()].scan(start, end, new_win, |d| wins.push(d));
+                    for d in wins {
                         self.open_preds(d, side, &mut preds);
                         for &p in &preds {
                             let p = p as usize;
