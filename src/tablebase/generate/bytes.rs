@@ -55,6 +55,12 @@ impl Bytes {
         (self.words()[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
     }
 
+    /// Bytes `8 * w .. 8 * w + 8` as one little-endian word (a word past the end reads 0).
+    #[inline(always)]
+    pub fn word(&self, w: usize) -> u64 {
+        self.words().get(w).map_or(0, |x| x.load(Relaxed))
+    }
+
     /// Hint that byte `i` is about to be read and written (no effect on the value).
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {

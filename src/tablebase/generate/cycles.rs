@@ -42,42 +42,8 @@
 //!
 //! # Incremental rounds
 //!
-//! Step 2 with [`Pass::Two`] alone computes `G`, the greatest fixpoint below the reset `R` of
-//! a monotone rule system (fewer flags never keep a flag; decided positions are constants).
-//! When round `k` ended there (no position carried both sides of a pair, so [`Pass::Three`]
-//! and the mutual drop did nothing) and few positions were decided in it, round `k + 1`
-//! starts from `G_k` instead of `R` ([`Gen::reopen`]) and settles over a worklist.
-//!
-//! The rules read, for a position `x`, its own flags, its children's and (through open
-//! children) its grandchildren's. Which flags help keep which:
-//! `CL` <- own `CW`, `ZL`, `ZW`, children's `CW`, `CL`; `CW` <- children's `CL`, `CW`;
-//! `ZL` <- own `CL`, `CW`, `ZW`, children's `ZW`, `ZL`, grandchildren's `ZL`;
-//! `ZW` <- own `CW`, `ZL`, children's `ZL`, `ZW`, grandchildren's `ZW`, `ZL`. A decided
-//! child is a win for its side (a lost one would have decided `x`), which can only help
-//! `CL`, `ZL` and `ZW`; a decided grandchild can only help `ZW`.
-//!
-//! *Candidates.* `C` is the closure of: the flags of `R` \ `G_k` that a position decided in
-//! round `k` helps (at its open predecessors, and at the open predecessors of those that may
-//! chase), and, for each candidate, the flags of `R` \ `G_k` it helps by the table above; a
-//! flag that its position cannot keep in any state of the round (`blocked`: e.g. `CL` of a
-//! side that can never be checked, with a move into an open position whose side can never
-//! be checked) is left out. The round starts from `G_k` plus `C` on the open positions.
-//!
-//! *Claim: `G_{k+1}` is contained in `G_k` plus `C`.* Let `N` be the flags of `G_{k+1}`
-//! outside `G_k` and `C`, and `W = G_k + N`. A flag of `N` is not blocked and not helped by
-//! a decided position (else it would be in `C`), and none of the flags its rule reads in
-//! `G_{k+1}` lies in `C` (else it would be in `C` too): they are all in `W`, so its rule holds
-//! in `W` in round `k`'s game. Flags of `G_k` keep holding in `W`, which is larger. So `W`
-//! is a post-fixpoint of round `k`'s rules below `R`, hence inside `G_k`: `N` is empty.
-//!
-//! *The worklist.* A flag of `G_k` whose rule still held in round `k` fails only if it is
-//! read by a decided position (predecessors and, through open positions that may chase,
-//! second predecessors of those decided: marked) or reads a candidate (marked as candidates
-//! are added). Removal then only drops flags whose rule fails in a state containing
-//! `G_{k+1}`, which by monotonicity are not in `G_{k+1}`; it ends when every marked flag
-//! holds, and every change marks what reads it ([`Gen::changed`]): the result is `G_{k+1}`,
-//! the same as the full clean-up from `R`. Otherwise (many decided positions, many
-//! candidates, a resumed run, or a round that had mutual flags) the round resets.
+//! Rounds after a small one start from the previous clean-up fixpoint: see [`reopen`]
+//! (the argument is there).
 //!
 //! # Why it ends and why the values are right (proof sketch)
 //!
@@ -108,16 +74,17 @@
 
 mod position;
 mod reopen;
+mod settle;
 
 use super::bytes::Bits;
-use super::{code, params, tail_move, Gen, Mode, CHUNK};
+use super::{code, tail_move, Gen, Mode, CHUNK};
 use crate::board::rules::escaping_moves;
 use crate::board::{Color, Move, Position};
 use crate::index::{PieceList, TailCtx};
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
-use arrayvec::ArrayVec;
 use rayon::prelude::*;
+use settle::{Dirty, Pass};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Base flags (set once after round 0).
@@ -130,54 +97,15 @@ const CW: u8 = 16;
 const CL: u8 = 32;
 const ZW: u8 = 64;
 const ZL: u8 = 128;
+/// The low and the high bit of every byte of a word.
+const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
+const _: () = assert!(
+    code::OPEN == 0x80,
+    "busy_bytes reads OPEN as each byte's high bit"
+);
 const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
 const WORK: u8 = CW | CL | ZW | ZL;
-
-/// The strength of a clean-up pass: how much of the chase analysis it applies (see the
-/// module documentation). A weaker first strength, in which an escape into a chaser's
-/// position keeps `ZW` without looking further, removes a subset of what [`Pass::Two`]
-/// removes in the same state, so it is not run (see [`Gen::clean_up`]).
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Pass {
-    /// The chaser's replies are examined; a chasing side in check is excused when the
-    /// opponent checks with every reply.
-    Two,
-    /// Mutual chases are also undone when the other side has a chasing escape of its own.
-    Three,
-}
-
-/// Indices to examine in the next clean-up sweep of each kind.
-struct Dirty {
-    lose: Bits,
-    win: Bits,
-}
-
-impl Dirty {
-    fn mark(&self, i: usize) {
-        self.lose.set(i);
-        self.win.set(i);
-    }
-
-    /// Unmark everything.
-    fn clear(&self) {
-        for b in [&self.lose, &self.win] {
-            (0..b.words()).into_par_iter().for_each(|w| {
-                b.take(w);
-            });
-        }
-    }
-}
-
-/// The indices a clean-up sweep examines.
-#[derive(Copy, Clone)]
-enum Scope<'a> {
-    /// Every open position.
-    All,
-    /// Every open position; what a change affects is marked in the worklist.
-    AllTracked(&'a Dirty),
-    /// The marked positions (taken from the worklist; changes mark more).
-    Marked(&'a Dirty),
-}
 
 /// What one move of a position reaches, for the clean-up.
 #[derive(Copy, Clone)]
@@ -254,6 +182,19 @@ impl Gen<'_> {
         self.val[side.index()].get(i) & code::OPEN != 0
     }
 
+    /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
+    /// index `8w + b` is open with a flag of `want` for either side to move.
+    fn busy_bytes(&self, w: usize, want: u8) -> u64 {
+        let mut busy = 0;
+        for s in 0..2 {
+            let flags = self.aux[s].word(w) & (LOW_BYTES * want as u64);
+            // the high bit of each nonzero byte
+            let nonzero = (((flags & !HIGH_BYTES) + !HIGH_BYTES) | flags) & HIGH_BYTES;
+            busy |= self.val[s].word(w) & HIGH_BYTES & nonzero;
+        }
+        busy
+    }
+
     fn capture_draw(&self, side: Color, i: usize) -> bool {
         self.capdraw
             .as_ref()
@@ -264,11 +205,18 @@ impl Gen<'_> {
     fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);
+        let val = &self.val[side.index()];
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut hit = false;
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                if self.is_open(side, i) && f(i) {
-                    hit = true;
+            // eight positions per word: only the open ones
+            for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                let mut open = val.word(w) & HIGH_BYTES;
+                while open != 0 {
+                    let i = w * 8 + (open.trailing_zeros() / 8) as usize;
+                    open &= open - 1;
+                    if i < n && f(i) {
+                        hit = true;
+                    }
                 }
             }
             if hit {
@@ -325,220 +273,6 @@ impl Gen<'_> {
                 false
             });
         }
-    }
-
-    /// One clean-up sweep over both sides, over every open position (`dirty` None) or the
-    /// indices marked in `dirty` (then a position whose flags change marks itself, its
-    /// predecessors and, when a flag its grandparents read changed, theirs, for both kinds of
-    /// sweep): `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. True when
-    /// a flag changed.
-    fn sweep(&self, lose: bool, pass: Pass, scope: Scope) -> u64 {
-        let n = self.size();
-        let changes = AtomicU64::new(0);
-        let dirty = match scope {
-            Scope::All => None,
-            Scope::AllTracked(d) | Scope::Marked(d) => Some(d),
-        };
-        let want = if lose { CL | ZL } else { CW | ZW };
-        let visit = |i: usize| {
-            // the placement is decoded once for both sides to move
-            let mut prev: Option<Node> = None;
-            for side in Color::ALL {
-                if !self.is_open(side, i) {
-                    continue;
-                }
-                let aux = &self.aux[side.index()];
-                let f = aux.get(i);
-                if f & want == 0 {
-                    continue;
-                }
-                let x = match prev.take() {
-                    Some(mut n) => {
-                        n.pos.play_null();
-                        n
-                    }
-                    None => match self.node(i, side) {
-                        Some(n) => n,
-                        None => continue,
-                    },
-                };
-                let cd = self.capture_draw(side, i);
-                let g = if lose {
-                    self.remove_lose(&x, f, cd, pass)
-                } else {
-                    self.remove_win(&x, f, cd, pass)
-                };
-                if g != f {
-                    aux.set(i, g);
-                    if let Some(d) = dirty {
-                        self.changed(i, side, f ^ g, d);
-                    }
-                    changes.fetch_add(1, Relaxed);
-                }
-                prev = Some(x);
-            }
-        };
-        match scope {
-            Scope::All | Scope::AllTracked(_) => (0..self.chunks()).into_par_iter().for_each(|c| {
-                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    visit(i);
-                }
-            }),
-            Scope::Marked(d) => {
-                let todo = if lose { &d.lose } else { &d.win };
-                (0..todo.words()).into_par_iter().for_each(|w| {
-                    let mut bits = todo.take(w);
-                    while bits != 0 {
-                        let i = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if i < n {
-                            visit(i);
-                        }
-                    }
-                });
-            }
-        }
-        changes.into_inner()
-    }
-
-    /// Mark for re-examination what reads the flags of position `i` (side `x`) that just
-    /// changed by `delta`.
-    fn changed(&self, i: usize, x: Color, delta: u8, dirty: &Dirty) {
-        dirty.mark(i);
-        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
-        if self.predecessors(i as u64, x, &mut preds).is_none() {
-            return;
-        }
-        // grandparents read a position's ZW, ZL and CW (the chaser's replies, the checked
-        // side's other chases)
-        let far = delta & (ZW | ZL | CW) != 0;
-        for &q in &preds {
-            dirty.mark(q as usize);
-            if far {
-                let mut pp: ArrayVec<u64, 512> = ArrayVec::new();
-                if self.predecessors(q, !x, &mut pp).is_some() {
-                    for &r in &pp {
-                        dirty.mark(r as usize);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Run a clean-up pass to its fixpoint: full sweeps (alternating kinds) while they change
-    /// many flags; once a sweep changes few ([`params::SETTLE_TRACK_BELOW`] of the table),
-    /// two more full sweeps (one of each kind) record what their changes affect in `dirty`,
-    /// and the fixpoint is finished over the marked indices only. Every position was examined
-    /// after the last untracked change, and every change since is tracked, so the marked
-    /// sweeps reach the same fixpoint as full ones would, at a fraction of the cost (the
-    /// last sweeps of a round change a few thousand flags among millions).
-    fn settle_full(&self, pass: Pass, dirty: &Dirty) {
-        let few = (self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64;
-        let (mut lose, mut track) = (true, false);
-        let (mut quiet, mut tracked) = (0, 0);
-        while quiet < 2 {
-            if tracked == 2 {
-                self.settle_marked(pass, dirty);
-                return;
-            }
-            let scope = if track {
-                tracked += 1;
-                Scope::AllTracked(dirty)
-            } else {
-                Scope::All
-            };
-            let changes = self.sweep(lose, pass, scope);
-            if std::env::var_os("XQDB_PHASES").is_some() {
-                eprintln!(
-                    "    full sweep {} {pass:?} tracked {track}: {changes} changes, CPU {:.2} s",
-                    if lose { "lose" } else { "win" },
-                    super::cpu_seconds()
-                );
-            }
-            track |= changes < few;
-            quiet = if changes == 0 { quiet + 1 } else { 0 };
-            lose = !lose;
-        }
-    }
-
-    /// Run a clean-up pass to its fixpoint over the marked indices (and what their changes
-    /// mark): sweeps of both kinds until nothing is marked.
-    fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
-        let mut lose = true;
-        while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
-            let c = self.sweep(lose, pass, Scope::Marked(dirty));
-            if std::env::var_os("XQDB_PHASES").is_some() {
-                eprintln!(
-                    "    marked sweep {} {pass:?}: {c} changes, CPU {:.2} s",
-                    if lose { "lose" } else { "win" },
-                    super::cpu_seconds()
-                );
-            }
-            lose = !lose;
-        }
-    }
-
-    /// Mark every index with a position that carries both sides of a flag pair; true when
-    /// there is one.
-    fn mark_mutual(&self, dirty: &Dirty) -> bool {
-        let mut any = false;
-        for side in Color::ALL {
-            any |= self.each_open(side, |i| {
-                let f = self.aux[side.index()].get(i);
-                let mutual = (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0);
-                if mutual {
-                    dirty.mark(i);
-                }
-                mutual
-            });
-        }
-        any
-    }
-
-    /// Step 2 of a round: the clean-up fixpoint.
-    ///
-    /// The weak first strength of the public generator is not run: its flag removals are a
-    /// subset of those of [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
-    /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
-    /// only decide differently where a position carries both sides of a flag pair, so it
-    /// starts from those; the final [`Pass::Two`] from what changed since and from those.
-    fn clean_up(&self, dirty: &Dirty, incremental: bool) -> bool {
-        if incremental {
-            self.settle_marked(Pass::Two, dirty);
-        } else {
-            self.settle_full(Pass::Two, dirty);
-        }
-        if !self.mark_mutual(dirty) {
-            return true;
-        }
-        self.settle_marked(Pass::Three, dirty);
-        // mutual flags left: neither side is the sole violator
-        let mut mutual = false;
-        for side in Color::ALL {
-            mutual |= self.each_open(side, |i| {
-                let aux = &self.aux[side.index()];
-                let mut f = aux.get(i);
-                let before = f;
-                if f & CW != 0 && f & CL != 0 {
-                    f &= !(CW | CL);
-                }
-                if f & ZW != 0 && f & ZL != 0 {
-                    f &= !(ZW | ZL);
-                }
-                if f != before {
-                    aux.set(i, f);
-                    self.changed(i, side, f ^ before, dirty);
-                    true
-                } else {
-                    false
-                }
-            });
-        }
-        if mutual {
-            self.mark_mutual(dirty);
-            self.settle_marked(Pass::Two, dirty);
-        }
-        false
     }
 
     /// Step 3 for the benefit of the other side: rule the violators among the open positions

@@ -1,6 +1,46 @@
 //! The incremental start of a round (see the parent module, "Incremental rounds"): the
 //! previous round's clean-up fixpoint, plus the flags that may come back because positions
 //! were decided since, and the worklist of positions to examine.
+//!
+//! # Incremental rounds
+//!
+//! Step 2 with [`Pass::Two`](super::Pass::Two) alone computes `G`, the greatest fixpoint below the reset `R` of
+//! a monotone rule system (fewer flags never keep a flag; decided positions are constants).
+//! When round `k` ended there (no position carried both sides of a pair, so [`Pass::Three`](super::Pass::Three)
+//! and the mutual drop did nothing) and few positions were decided in it, round `k + 1`
+//! starts from `G_k` instead of `R` ([`Gen::reopen`]) and settles over a worklist.
+//!
+//! The rules read, for a position `x`, its own flags, its children's and (through open
+//! children) its grandchildren's. Which flags help keep which:
+//! `CL` <- own `CW`, `ZL`, `ZW`, children's `CW`, `CL`; `CW` <- children's `CL`, `CW`;
+//! `ZL` <- own `CL`, `CW`, `ZW`, children's `ZW`, `ZL`, grandchildren's `ZL`;
+//! `ZW` <- own `CW`, `ZL`, children's `ZL`, `ZW`, grandchildren's `ZW`, `ZL`. A decided
+//! child is a win for its side (a lost one would have decided `x`), which can only help
+//! `CL`, `ZL` and `ZW`; a decided grandchild can only help `ZW`.
+//!
+//! *Candidates.* `C` is the closure of: the flags of `R` \ `G_k` that a position decided in
+//! round `k` helps (at its open predecessors, and at the open predecessors of those that may
+//! chase), and, for each candidate, the flags of `R` \ `G_k` it helps by the table above; a
+//! flag that its position cannot keep in any state of the round (`blocked`: e.g. `CL` of a
+//! side that can never be checked, with a move into an open position whose side can never
+//! be checked) is left out. The round starts from `G_k` plus `C` on the open positions.
+//!
+//! *Claim: `G_{k+1}` is contained in `G_k` plus `C`.* Let `N` be the flags of `G_{k+1}`
+//! outside `G_k` and `C`, and `W = G_k + N`. A flag of `N` is not blocked and not helped by
+//! a decided position (else it would be in `C`), and none of the flags its rule reads in
+//! `G_{k+1}` lies in `C` (else it would be in `C` too): they are all in `W`, so its rule holds
+//! in `W` in round `k`'s game. Flags of `G_k` keep holding in `W`, which is larger. So `W`
+//! is a post-fixpoint of round `k`'s rules below `R`, hence inside `G_k`: `N` is empty.
+//!
+//! *The worklist.* A flag of `G_k` whose rule still held in round `k` fails only if it is
+//! read by a decided position (predecessors and, through open positions that may chase,
+//! second predecessors of those decided: marked) or reads a candidate (marked as candidates
+//! are added). Removal then only drops flags whose rule fails in a state containing
+//! `G_{k+1}`, which by monotonicity are not in `G_{k+1}`; it ends when every marked flag
+//! holds, and every change marks what reads it ([`Gen::changed`]): the result is `G_{k+1}`,
+//! the same as the full clean-up from `R`. Otherwise (many decided positions, many
+//! candidates, a resumed run, or a round that had mutual flags) the round resets.
+//!
 
 use super::{Dirty, BASE, CHASE, CHECK, CL, CW, IN_CHASE, IN_CHECK, WORK, ZL, ZW};
 use crate::board::rules::escape_targets;
@@ -99,16 +139,6 @@ fn unpack(e: u64) -> (Color, usize, u8) {
 }
 
 impl Gen<'_> {
-    /// Run `f` on every index (in parallel).
-    fn each_open_or_not(&self, f: impl Fn(usize) + Sync) {
-        let n = self.size();
-        (0..self.chunks()).into_par_iter().for_each(|c| {
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                f(i);
-            }
-        });
-    }
-
     /// The flags of the reset that position `i` (`side` to move) lacks now.
     fn missing(&self, side: Color, i: usize) -> u8 {
         let f = self.aux[side.index()].get(i);
@@ -202,18 +232,21 @@ impl Gen<'_> {
     pub(super) fn reopen(&self, order: u8, dirty: &Dirty) -> bool {
         let n = self.size();
         let cap = (n as f64 * params::REOPEN_BELOW) as usize;
-        // the positions decided in round `order`
-        let is_new = |v: u8| {
-            v & code::OPEN == 0 && code::order(v) == order && (code::is_loss(v) || code::is_win(v))
-        };
+        // the positions decided in round `order`: its rulings, plain losses and wins
+        let new_win = code::make(order, code::WIN);
+        let kinds = [code::LOSS, code::WIN, code::RULE_CHECK, code::RULE_CHASE];
         let count = AtomicU64::new(0);
-        for side in Color::ALL {
-            self.each_open_or_not(|i| {
-                if is_new(self.val[side.index()].get(i)) {
-                    count.fetch_add(1, Relaxed);
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut k = 0;
+            for side in Color::ALL {
+                for kind in kinds {
+                    let v = code::make(order, kind);
+                    self.val[side.index()].scan(start, end, v, |_| k += 1);
                 }
-            });
-        }
+            }
+            count.fetch_add(k, Relaxed);
+        });
         let phases = std::env::var_os("XQDB_PHASES").is_some();
         if count.load(Relaxed) as usize > cap {
             if phases {
@@ -230,12 +263,11 @@ impl Gen<'_> {
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 let (mut preds, mut pp) = (ArrayVec::new(), ArrayVec::new());
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for side in Color::ALL {
-                    for d in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                        let v = self.val[side.index()].get(d);
-                        if !(is_new(v) && code::is_win(v)) {
-                            continue;
-                        }
+                    let mut wins = Vec::new();
+                    self.val[side.index()].scan(start, end, new_win, |d| wins.push(d));
+                    for d in wins {
                         self.open_preds(d, side, &mut preds);
                         for &p in &preds {
                             let p = p as usize;

@@ -1,0 +1,281 @@
+//! Step 2 of a round (see the parent module): the clean-up fixpoint, by full sweeps over
+//! the open positions and then by worklist sweeps over what the last changes affect; the
+//! finer passes for positions that carry both sides of a flag pair.
+
+use super::{Node, CL, CW, ZL, ZW};
+use crate::board::Color;
+use crate::tablebase::generate::bytes::Bits;
+use crate::tablebase::generate::{params, Gen, CHUNK};
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The strength of a clean-up pass: how much of the chase analysis it applies (see the
+/// module documentation). A weaker first strength, in which an escape into a chaser's
+/// position keeps `ZW` without looking further, removes a subset of what [`Pass::Two`]
+/// removes in the same state, so it is not run (see [`Gen::clean_up`]).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(super) enum Pass {
+    /// The chaser's replies are examined; a chasing side in check is excused when the
+    /// opponent checks with every reply.
+    Two,
+    /// Mutual chases are also undone when the other side has a chasing escape of its own.
+    Three,
+}
+
+/// Indices to examine in the next clean-up sweep of each kind.
+pub(super) struct Dirty {
+    pub(super) lose: Bits,
+    pub(super) win: Bits,
+}
+
+impl Dirty {
+    pub(super) fn mark(&self, i: usize) {
+        self.lose.set(i);
+        self.win.set(i);
+    }
+
+    /// Unmark everything.
+    pub(super) fn clear(&self) {
+        for b in [&self.lose, &self.win] {
+            (0..b.words()).into_par_iter().for_each(|w| {
+                b.take(w);
+            });
+        }
+    }
+}
+
+/// The indices a clean-up sweep examines.
+#[derive(Copy, Clone)]
+enum Scope<'a> {
+    /// Every open position.
+    All,
+    /// Every open position; what a change affects is marked in the worklist.
+    AllTracked(&'a Dirty),
+    /// The marked positions (taken from the worklist; changes mark more).
+    Marked(&'a Dirty),
+}
+
+impl Gen<'_> {
+    /// One clean-up sweep over both sides, over every open position (`dirty` None) or the
+    /// indices marked in `dirty` (then a position whose flags change marks itself, its
+    /// predecessors and, when a flag its grandparents read changed, theirs, for both kinds of
+    /// sweep): `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. True when
+    /// a flag changed.
+    fn sweep(&self, lose: bool, pass: Pass, scope: Scope) -> u64 {
+        let n = self.size();
+        let changes = AtomicU64::new(0);
+        let dirty = match scope {
+            Scope::All => None,
+            Scope::AllTracked(d) | Scope::Marked(d) => Some(d),
+        };
+        let want = if lose { CL | ZL } else { CW | ZW };
+        let visit = |i: usize| {
+            // the placement is decoded once for both sides to move
+            let mut prev: Option<Node> = None;
+            for side in Color::ALL {
+                if !self.is_open(side, i) {
+                    continue;
+                }
+                let aux = &self.aux[side.index()];
+                let f = aux.get(i);
+                if f & want == 0 {
+                    continue;
+                }
+                let x = match prev.take() {
+                    Some(mut n) => {
+                        n.pos.play_null();
+                        n
+                    }
+                    None => match self.node(i, side) {
+                        Some(n) => n,
+                        None => continue,
+                    },
+                };
+                let cd = self.capture_draw(side, i);
+                let g = if lose {
+                    self.remove_lose(&x, f, cd, pass)
+                } else {
+                    self.remove_win(&x, f, cd, pass)
+                };
+                if g != f {
+                    aux.set(i, g);
+                    if let Some(d) = dirty {
+                        self.changed(i, side, f ^ g, d);
+                    }
+                    changes.fetch_add(1, Relaxed);
+                }
+                prev = Some(x);
+            }
+        };
+        match scope {
+            Scope::All | Scope::AllTracked(_) => (0..self.chunks()).into_par_iter().for_each(|c| {
+                // eight positions per word: only those open with a flag of this kind
+                for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                    let mut bytes = self.busy_bytes(w, want);
+                    while bytes != 0 {
+                        let i = w * 8 + (bytes.trailing_zeros() / 8) as usize;
+                        bytes &= bytes - 1;
+                        if i < n {
+                            visit(i);
+                        }
+                    }
+                }
+            }),
+            Scope::Marked(d) => {
+                let todo = if lose { &d.lose } else { &d.win };
+                (0..todo.words()).into_par_iter().for_each(|w| {
+                    let mut bits = todo.take(w);
+                    while bits != 0 {
+                        let i = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if i < n {
+                            visit(i);
+                        }
+                    }
+                });
+            }
+        }
+        changes.into_inner()
+    }
+
+    /// Mark for re-examination what reads the flags of position `i` (side `x`) that just
+    /// changed by `delta`.
+    pub(super) fn changed(&self, i: usize, x: Color, delta: u8, dirty: &Dirty) {
+        dirty.mark(i);
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        if self.predecessors(i as u64, x, &mut preds).is_none() {
+            return;
+        }
+        // grandparents read a position's ZW, ZL and CW (the chaser's replies, the checked
+        // side's other chases)
+        let far = delta & (ZW | ZL | CW) != 0;
+        for &q in &preds {
+            dirty.mark(q as usize);
+            if far {
+                let mut pp: ArrayVec<u64, 512> = ArrayVec::new();
+                if self.predecessors(q, !x, &mut pp).is_some() {
+                    for &r in &pp {
+                        dirty.mark(r as usize);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Run a clean-up pass to its fixpoint: full sweeps (alternating kinds) while they change
+    /// many flags; once a sweep changes few ([`params::SETTLE_TRACK_BELOW`] of the table),
+    /// two more full sweeps (one of each kind) record what their changes affect in `dirty`,
+    /// and the fixpoint is finished over the marked indices only. Every position was examined
+    /// after the last untracked change, and every change since is tracked, so the marked
+    /// sweeps reach the same fixpoint as full ones would, at a fraction of the cost (the
+    /// last sweeps of a round change a few thousand flags among millions).
+    fn settle_full(&self, pass: Pass, dirty: &Dirty) {
+        let few = (self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64;
+        let (mut lose, mut track) = (true, false);
+        let (mut quiet, mut tracked) = (0, 0);
+        while quiet < 2 {
+            if tracked == 2 {
+                self.settle_marked(pass, dirty);
+                return;
+            }
+            let scope = if track {
+                tracked += 1;
+                Scope::AllTracked(dirty)
+            } else {
+                Scope::All
+            };
+            let changes = self.sweep(lose, pass, scope);
+            if std::env::var_os("XQDB_PHASES").is_some() {
+                eprintln!(
+                    "    full sweep {} {pass:?} tracked {track}: {changes} changes, CPU {:.2} s",
+                    if lose { "lose" } else { "win" },
+                    super::super::cpu_seconds()
+                );
+            }
+            track |= changes < few;
+            quiet = if changes == 0 { quiet + 1 } else { 0 };
+            lose = !lose;
+        }
+    }
+
+    /// Run a clean-up pass to its fixpoint over the marked indices (and what their changes
+    /// mark): sweeps of both kinds until nothing is marked.
+    pub(super) fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
+        let mut lose = true;
+        while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
+            let c = self.sweep(lose, pass, Scope::Marked(dirty));
+            if std::env::var_os("XQDB_PHASES").is_some() {
+                eprintln!(
+                    "    marked sweep {} {pass:?}: {c} changes, CPU {:.2} s",
+                    if lose { "lose" } else { "win" },
+                    super::super::cpu_seconds()
+                );
+            }
+            lose = !lose;
+        }
+    }
+
+    /// Mark every index with a position that carries both sides of a flag pair; true when
+    /// there is one.
+    fn mark_mutual(&self, dirty: &Dirty) -> bool {
+        let mut any = false;
+        for side in Color::ALL {
+            any |= self.each_open(side, |i| {
+                let f = self.aux[side.index()].get(i);
+                let mutual = (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0);
+                if mutual {
+                    dirty.mark(i);
+                }
+                mutual
+            });
+        }
+        any
+    }
+
+    /// Step 2 of a round: the clean-up fixpoint.
+    ///
+    /// The weak first strength of the public generator is not run: its flag removals are a
+    /// subset of those of [`Pass::Two`] in the same state, and [`Pass::Two`] is monotone (fewer flags never keep
+    /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
+    /// only decide differently where a position carries both sides of a flag pair, so it
+    /// starts from those; the final [`Pass::Two`] from what changed since and from those.
+    pub(super) fn clean_up(&self, dirty: &Dirty, incremental: bool) -> bool {
+        if incremental {
+            self.settle_marked(Pass::Two, dirty);
+        } else {
+            self.settle_full(Pass::Two, dirty);
+        }
+        if !self.mark_mutual(dirty) {
+            return true;
+        }
+        self.settle_marked(Pass::Three, dirty);
+        // mutual flags left: neither side is the sole violator
+        let mut mutual = false;
+        for side in Color::ALL {
+            mutual |= self.each_open(side, |i| {
+                let aux = &self.aux[side.index()];
+                let mut f = aux.get(i);
+                let before = f;
+                if f & CW != 0 && f & CL != 0 {
+                    f &= !(CW | CL);
+                }
+                if f & ZW != 0 && f & ZL != 0 {
+                    f &= !(ZW | ZL);
+                }
+                if f != before {
+                    aux.set(i, f);
+                    self.changed(i, side, f ^ before, dirty);
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+        if mutual {
+            self.mark_mutual(dirty);
+            self.settle_marked(Pass::Two, dirty);
+        }
+        false
+    }
+}
