@@ -2,7 +2,7 @@
 
 use super::{Info, Searcher, MAX_PLY};
 use crate::board::Move;
-use crate::engine::params::ASPIRATION;
+use crate::engine::params::{ASPIRATION, TIME_DROP_PERCENT, TIME_SCORE_DROP, TIME_STABILITY};
 use crate::engine::score::{Score, INF, MATE, MATE_BOUND};
 
 impl Searcher<'_> {
@@ -20,6 +20,8 @@ impl Searcher<'_> {
         let mut best: Option<Move> = None;
         let mut last: Option<Info> = None;
         let mut score = 0;
+        // iterations in a row that ended on the same best move, for the time limit below
+        let mut stable = 0usize;
         let offset = self.depth_offset;
         for depth in (1..=max_depth).map(|d| (d + offset).min(max_depth)) {
             self.seldepth = 0;
@@ -44,11 +46,19 @@ impl Searcher<'_> {
                 delta *= 2;
             };
             if self.stopped && best.is_some() {
+                // a root move of the unfinished iteration is in the principal variation only
+                // when its search ended and raised alpha: better at this depth than the last
+                // iteration's choice
+                if let Some(&m) = self.pv[0].first() {
+                    best = Some(m);
+                }
                 break;
             }
             if let Some(&m) = self.pv[0].first() {
+                stable = if best == Some(m) { stable + 1 } else { 0 };
                 best = Some(m);
             }
+            let dropped = depth > 1 && s + TIME_SCORE_DROP < score;
             score = s;
             let info = Info {
                 depth,
@@ -70,7 +80,17 @@ impl Searcher<'_> {
             if s.abs() > MATE_BOUND && depth > (MATE - s.abs()) + 2 {
                 break;
             }
-            if self.limits.soft.is_some_and(|t| self.start.elapsed() >= t) {
+            // the soft limit, longer while the best move changes or the score falls, shorter
+            // once the best move has held for a few iterations
+            let mut percent = TIME_STABILITY[stable.min(TIME_STABILITY.len() - 1)];
+            if dropped {
+                percent = percent * TIME_DROP_PERCENT / 100;
+            }
+            if self
+                .limits
+                .soft
+                .is_some_and(|t| self.start.elapsed() * 100 >= t * percent)
+            {
                 break;
             }
         }
