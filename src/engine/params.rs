@@ -57,5 +57,12 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const MOVE_OVERHEAD_MS: u64 = 50;
 /// One move never takes more than the remaining clock divided by this.
 pub const MAX_SHARE_OF_CLOCK: u64 = 10;
+/// The soft time limit in percent, by the number of iterations in a row that ended on the
+/// same best move (0, 1, 2, 3, 4 or more): more time while the choice changes.
+pub const TIME_STABILITY: [u32; 5] = [150, 115, 100, 85, 70];
+/// A score this many centipawns below the last iteration's stretches the soft limit...
+pub const TIME_SCORE_DROP: i32 = 30;
+/// ...to this percent of itself.
+pub const TIME_DROP_PERCENT: u32 = 140;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;

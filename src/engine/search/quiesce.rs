@@ -1,0 +1,77 @@
+//! Quiescence: captures only (every move when in check), with stand-pat, delta pruning
+//! and no capture that loses material by static exchange.
+
+use super::{Searcher, MAX_PLY};
+use crate::engine::params::{DELTA_MARGIN, VALUE};
+use crate::engine::score::{INF, MATE};
+use crate::engine::see::loses_material;
+
+impl Searcher<'_> {
+    pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        let in_check = self
+            .checks
+            .last()
+            .copied()
+            .unwrap_or_else(|| self.pos.in_check());
+        if ply as usize >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.eval() };
+        }
+        // no stand-pat when in check: every move is searched
+        let stand = if in_check { -INF } else { self.eval() };
+        let mut moves = if in_check {
+            self.pos.legal_moves()
+        } else {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            self.pos.capture_moves()
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply;
+        }
+        let mut best = stand;
+        let picker = if in_check {
+            self.order(&mut moves, None, ply as usize)
+        } else {
+            self.order_captures(&moves)
+        };
+        for (_, m) in picker {
+            if !in_check {
+                let gain = self
+                    .pos
+                    .piece_at(m.to())
+                    .map_or(0, |p| VALUE[p.role.index()].1);
+                if stand + gain + DELTA_MARGIN < alpha {
+                    continue;
+                }
+            }
+            // a capture that loses material by exchange is not searched (not in check)
+            if !in_check && loses_material(&self.pos, m) {
+                continue;
+            }
+            let ev = self.ev;
+            let u = self.make(m);
+            let s = -self.quiesce(-beta, -alpha, ply + 1);
+            self.unmake(m, u, ev);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
