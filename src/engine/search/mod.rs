@@ -214,6 +214,7 @@ impl<'a> Searcher<'a> {
         let key = self.pos.key();
         self.ev.apply(&self.pos, m);
         let u = self.pos.play(m);
+        self.tt.prefetch(self.pos.key());
         self.keys.push(key);
         self.checks.push(self.pos.in_check());
         self.moves.push(Some(m));
