@@ -86,6 +86,29 @@ impl MatchSetup {
         }
     }
 
+    /// The openings: of the file, else of the book, else of `books`' default.xqb when it
+    /// exists (`xqdb setup` writes it), else the start position.
+    fn choose_openings(&self, books: &std::path::Path) -> Result<Openings, SetupError> {
+        Ok(if let Some(f) = &self.openings {
+            Openings::from_fen_file(f)?
+        } else if let Some(b) = &self.book {
+            Openings::Book {
+                path: b.clone(),
+                plies: self.book_plies,
+            }
+        } else {
+            let default = books.join("default.xqb");
+            if default.is_file() {
+                Openings::Book {
+                    path: default,
+                    plies: self.book_plies,
+                }
+            } else {
+                Openings::Start
+            }
+        })
+    }
+
     /// The match: two engines with their options; the time control of `tc`, else
     /// `movetime`, else `nodes`, else `depth`, else 10+0.1; the openings of the file, else
     /// of the book, else the start position. An openings file is read (and every FEN in it
@@ -123,24 +146,7 @@ impl MatchSetup {
                 inc_ms: 100,
             }
         };
-        let openings = if let Some(f) = &self.openings {
-            Openings::from_fen_file(f)?
-        } else if let Some(b) = &self.book {
-            Openings::Book {
-                path: b.clone(),
-                plies: self.book_plies,
-            }
-        } else {
-            let default = crate::paths::books_dir().join("default.xqb");
-            if default.is_file() {
-                Openings::Book {
-                    path: default,
-                    plies: self.book_plies,
-                }
-            } else {
-                Openings::Start
-            }
-        };
+        let openings = self.choose_openings(&crate::paths::books_dir())?;
         Ok(MatchConfig {
             engines,
             tc,
@@ -418,10 +424,21 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // without either: the default book of the books folder when there is one
+        let books = dir.path().join("books");
         assert!(matches!(
-            setup(&[]).config().unwrap().openings,
+            setup(&[]).choose_openings(&books).unwrap(),
             Openings::Start
         ));
+        std::fs::create_dir(&books).unwrap();
+        std::fs::write(books.join("default.xqb"), b"").unwrap();
+        match setup(&[]).choose_openings(&books).unwrap() {
+            Openings::Book { path, plies } => {
+                assert_eq!(path, books.join("default.xqb"));
+                assert_eq!(plies, 8);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

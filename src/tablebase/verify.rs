@@ -24,6 +24,7 @@
 use super::pipeline::load_table;
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::{value_from_children, wdl_of, Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use super::verify_dtc::DtcAt;
 use crate::board::rules::{new_attacks, RuleSet};
 use crate::board::{Color, Move, Position, Role, MAX_MOVES};
 use crate::index::{Material, PieceList};
@@ -122,54 +123,67 @@ pub fn verify_files_reporting(
         }
     }
     set.insert(table.clone());
-    let mut rep = verify_table_reporting(&table, &set, progress);
-    rep.merge(super::verify_dtc::verify_dtc(&table, &set, progress));
-    Ok(rep)
+    Ok(verify_table_reporting(&table, &set, progress))
 }
 
 /// The verdict stored for index `i`, side `s`.
-fn stored_verdict(t: &Table, s: usize, i: usize) -> Option<Verdict> {
+pub(super) fn stored_verdict(t: &Table, s: usize, i: usize) -> Option<Verdict> {
     match &t.verdicts {
         Some(v) => Verdict::decode(v[s][i]),
         None => wdl_of(t.values[s][i]).map(Verdict::plain),
     }
 }
 
-/// A successor: its move, distance byte and, for one in this table, its verdict.
-struct Succ {
-    mv: Move,
-    value: u8,
-    verdict: Verdict,
-    capture: bool,
+/// A successor: its move, distance byte and, for one in this table, its index and verdict.
+pub(super) struct Succ {
+    pub(super) mv: Move,
+    pub(super) value: u8,
+    /// The stored verdict (a capture's from its value); None when it cannot be read.
+    pub(super) stored: Option<Verdict>,
+    /// A quiet move's index in this table (None for a capture or an unrankable position).
+    pub(super) index: Option<usize>,
+    pub(super) capture: bool,
+}
+
+impl Succ {
+    /// The verdict, an unreadable one counting as a plain draw.
+    fn verdict(&self) -> Verdict {
+        self.stored.unwrap_or(Verdict::plain(Wdl::Draw))
+    }
 }
 
 /// The successors of `pos`. A quiet move stays in `table` (same material, same orientation),
-/// so it is ranked once there for both its value and its verdict; a capture is looked up in
-/// the table set. Moves are played and taken back on one copy of the position.
-fn successors(table: &Table, tables: &TableSet, pos: &Position) -> ArrayVec<Succ, MAX_MOVES> {
+/// so it is ranked once there for its value, verdict and DTC; a capture is looked up in the
+/// table set. Moves are played and taken back on one copy of the position.
+pub(super) fn successors(
+    table: &Table,
+    tables: &TableSet,
+    pos: &Position,
+) -> ArrayVec<Succ, MAX_MOVES> {
     let mut out = ArrayVec::new();
     let mut child = pos.clone();
     for m in pos.legal_moves() {
         let capture = pos.piece_at(m.to()).is_some();
         let undo = child.play(m);
-        let (value, verdict) = if capture {
+        let (value, stored, index) = if capture {
             let value = tables.value(&child).unwrap_or(ILLEGAL);
-            (value, wdl_of(value).map(Verdict::plain))
+            (value, wdl_of(value).map(Verdict::plain), None)
         } else {
             let s = child.turn().index();
             match table.index.rank_position(&child) {
-                Some(j) => (
-                    table.values[s][j as usize],
-                    stored_verdict(table, s, j as usize),
-                ),
-                None => (ILLEGAL, None),
+                Some(j) => {
+                    let j = j as usize;
+                    (table.values[s][j], stored_verdict(table, s, j), Some(j))
+                }
+                None => (ILLEGAL, None, None),
             }
         };
         child.undo(m, undo);
         out.push(Succ {
             mv: m,
             value,
-            verdict: verdict.unwrap_or(Verdict::plain(Wdl::Draw)),
+            stored,
+            index,
             capture,
         });
     }
@@ -178,19 +192,17 @@ fn successors(table: &Table, tables: &TableSet, pos: &Position) -> ArrayVec<Succ
 
 /// Check one legal position; Err(why, derived value) on a disagreement.
 fn check_position(
-    table: &Table,
-    tables: &TableSet,
+    succ: &[Succ],
     pos: &Position,
     stored: u8,
     verdict: Verdict,
 ) -> Result<(), (String, u8)> {
-    let succ = successors(table, tables, pos);
     if let Some(kind) = verdict.ruling {
         let k = verdict.order;
-        let permitted = |s: &Succ| s.capture || s.verdict.order < k;
+        let permitted = |s: &Succ| s.capture || s.verdict().order < k;
         let mut longest: Option<u8> = None;
         let mut violating = 0;
-        for s in &succ {
+        for s in succ {
             if permitted(s) {
                 if wdl_of(s.value) != Some(Wdl::Win) {
                     return Err((
@@ -233,9 +245,9 @@ fn check_position(
         Wdl::Win => succ
             .iter()
             .filter(|s| wdl_of(s.value) == Some(Wdl::Loss))
-            .map(|s| s.verdict.order)
+            .map(|s| s.verdict().order)
             .min(),
-        Wdl::Loss => succ.iter().map(|s| s.verdict.order).max(),
+        Wdl::Loss => succ.iter().map(|s| s.verdict().order).max(),
         Wdl::Draw => Some(0),
     }
     .unwrap_or(0);
@@ -251,7 +263,8 @@ fn check_position(
     Ok(())
 }
 
-/// Re-derive every value of `table`; `tables` must hold it and every table one capture away.
+/// Re-derive every value of `table` (and its DTC, when loaded); `tables` must hold it and
+/// every table one capture away.
 pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
     verify_table_reporting(table, tables, &crate::progress::Silent)
 }
@@ -277,7 +290,22 @@ pub fn verify_table_reporting(
             let mut rep = VerifyReport::default();
             let mut pieces = PieceList::new();
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                let dtc_at = |side: Color| {
+                    table.dtc.as_ref().map(|dtc| DtcAt {
+                        table,
+                        dtc,
+                        tables,
+                        side,
+                        index: i as usize,
+                    })
+                };
                 if !table.index.unrank_into(i, &mut pieces) {
+                    // no position here: only the DTC's marker is checked
+                    for side in Color::ALL {
+                        if let Some(at) = dtc_at(side) {
+                            at.check(None, None, &mut rep);
+                        }
+                    }
                     continue;
                 }
                 for side in Color::ALL {
@@ -290,6 +318,7 @@ pub fn verify_table_reporting(
                         .is_ok_and(|p| p.check_placement_legal().is_ok());
                     let fen = || pos.as_ref().map(|p| p.to_fen()).unwrap_or_default();
                     let verdict = stored_verdict(table, s, i as usize);
+                    let mut succ = None;
                     let result = match (&pos, legal, verdict) {
                         (_, false, _) if stored == ILLEGAL => Ok(()),
                         (_, false, _) => Err(("an illegal placement with a value".into(), ILLEGAL)),
@@ -302,7 +331,8 @@ pub fn verify_table_reporting(
                             if v.ruling.is_some() {
                                 rep.rulings += 1;
                             }
-                            check_position(table, tables, p, stored, v)
+                            let list = succ.insert(successors(table, tables, p));
+                            check_position(list, p, stored, v)
                         }
                         _ => Err(("the WDL and DTM values disagree".into(), stored)),
                     };
@@ -313,6 +343,9 @@ pub fn verify_table_reporting(
                             derived,
                             why,
                         });
+                    }
+                    if let Some(at) = dtc_at(side) {
+                        at.check(pos.as_ref().ok(), succ.as_deref(), &mut rep);
                     }
                 }
             }

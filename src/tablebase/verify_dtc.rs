@@ -9,59 +9,43 @@
 //! round), 0 without such a move; never above the DTM. This local rule determines the values
 //! (along the winner's choices they strictly decrease), so a table that passes is exact for
 //! its WDL.
+//!
+//! [`super::verify`] checks the DTC of each position with the successors it has already
+//! looked up for the position's value ([`DtcAt::check`]); [`verify_dtc`] checks the DTC
+//! alone.
 
 use super::table::{Table, TableSet};
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use super::verify::{Mismatch, VerifyReport};
+use super::verify::{stored_verdict, successors, Mismatch, Succ, VerifyReport};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
 use rayon::prelude::*;
 
-fn verdict_of(t: &Table, s: usize, i: usize) -> Option<Verdict> {
-    match &t.verdicts {
-        Some(v) => Verdict::decode(v[s][i]),
-        None => wdl_of(t.values[s][i]).map(Verdict::plain),
-    }
-}
-
 /// The DTC of one decided position from its successors (None when a successor cannot be
 /// looked up: reported as a mismatch).
-fn derive(
-    table: &Table,
-    dtc: &[Vec<u8>; 2],
-    tables: &TableSet,
-    pos: &Position,
-    v: Verdict,
-) -> Option<u8> {
+fn derive(dtc: &[Vec<u8>; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<u8> {
+    let t = (!side).index();
     let mut best: Option<u8> = None;
-    // moves are played and taken back on one copy (an early return drops the copy)
-    let mut child = pos.clone();
-    for m in pos.legal_moves() {
-        let capture = pos.piece_at(m.to()).is_some();
-        let undo = child.play(m);
-        let (w, d) = if capture {
-            (wdl_of(tables.value(&child).ok()?)?, 1)
+    for s in succ {
+        let w = wdl_of(s.value)?;
+        let d = if s.capture {
+            1
         } else {
-            let j = table.index.rank_position(&child)? as usize;
-            let t = child.turn().index();
-            let c = dtc[t][j];
-            let w = wdl_of(table.values[t][j])?;
-            // a ruling may play only moves into positions decided before its round
-            let barred = match v.ruling {
-                Some(_) => {
-                    let cv = verdict_of(table, t, j)?;
-                    !(cv.wdl == Wdl::Win && cv.order < v.order)
+            let c = dtc[t][s.index?];
+            if v.ruling.is_some() {
+                // a ruling may play only moves into positions decided before its round
+                let cv = s.stored?;
+                if !(cv.wdl == Wdl::Win && cv.order < v.order) {
+                    continue;
                 }
-                None => false,
-            };
-            if barred {
-                child.undo(m, undo);
-                continue;
             }
-            (w, if c <= MAX_DTM { c + 1 } else { 0 })
+            if c <= MAX_DTM {
+                c + 1
+            } else {
+                0
+            }
         };
-        child.undo(m, undo);
         match v.wdl {
             Wdl::Win if w == Wdl::Loss => best = Some(best.map_or(d, |b| b.min(d))),
             Wdl::Loss => best = Some(best.map_or(d, |b| b.max(d))),
@@ -71,6 +55,76 @@ fn derive(
     match v.wdl {
         Wdl::Loss => Some(best.unwrap_or(0)),
         _ => best,
+    }
+}
+
+/// One position (side to move, index) of a table whose DTC is checked.
+pub(super) struct DtcAt<'a> {
+    pub(super) table: &'a Table,
+    pub(super) dtc: &'a [Vec<u8>; 2],
+    pub(super) tables: &'a TableSet,
+    pub(super) side: Color,
+    pub(super) index: usize,
+}
+
+impl DtcAt<'_> {
+    /// Check the stored DTC against the value and, for a decided position, against its
+    /// successors (`succ`, looked up here when not given); `pos` is None when the index
+    /// holds no position.
+    pub(super) fn check(
+        &self,
+        pos: Option<&Position>,
+        succ: Option<&[Succ]>,
+        rep: &mut VerifyReport,
+    ) {
+        let (s, i) = (self.side.index(), self.index);
+        let (stored, value) = (self.dtc[s][i], self.table.values[s][i]);
+        let expected_marker = match value {
+            ILLEGAL => Some(ILLEGAL),
+            v if v > MAX_DTM => Some(DRAW),
+            _ => None,
+        };
+        if let Some(mk) = expected_marker {
+            if stored != mk {
+                rep.add(Mismatch {
+                    fen: format!("index {i} side {}", self.side),
+                    stored,
+                    derived: mk,
+                    why: "a DTC for a draw or an illegal placement".into(),
+                });
+            }
+            return;
+        }
+        rep.dtc_checked += 1;
+        let Some(pos) = pos else {
+            return;
+        };
+        let derived = stored_verdict(self.table, s, i)
+            .and_then(|v| match succ {
+                Some(list) => derive(self.dtc, list, self.side, v),
+                None => derive(
+                    self.dtc,
+                    &successors(self.table, self.tables, pos),
+                    self.side,
+                    v,
+                ),
+            })
+            .unwrap_or(ILLEGAL);
+        let why = if stored > value {
+            Some("DTC above the DTM")
+        } else if stored != derived {
+            Some("distance to conversion")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            rep.add(Mismatch {
+                fen: pos.to_fen(),
+                stored,
+                derived,
+                why: why.into(),
+            });
+        }
     }
 }
 
@@ -96,51 +150,19 @@ pub fn verify_dtc(table: &Table, tables: &TableSet, progress: &dyn Progress) -> 
             let mut rep = VerifyReport::default();
             let mut pieces = PieceList::new();
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let i = i as usize;
+                let placed = table.index.unrank_into(i, &mut pieces);
                 for side in Color::ALL {
-                    let s = side.index();
-                    let (stored, value) = (dtc[s][i], table.values[s][i]);
-                    let expected_marker = match value {
-                        ILLEGAL => Some(ILLEGAL),
-                        v if v > MAX_DTM => Some(DRAW),
-                        _ => None,
+                    let pos = placed
+                        .then(|| Position::from_pieces(&pieces, side).ok())
+                        .flatten();
+                    let at = DtcAt {
+                        table,
+                        dtc,
+                        tables,
+                        side,
+                        index: i as usize,
                     };
-                    if let Some(mk) = expected_marker {
-                        if stored != mk {
-                            rep.add(Mismatch {
-                                fen: format!("index {i} side {side}"),
-                                stored,
-                                derived: mk,
-                                why: "a DTC for a draw or an illegal placement".into(),
-                            });
-                        }
-                        continue;
-                    }
-                    rep.dtc_checked += 1;
-                    if !table.index.unrank_into(i as u64, &mut pieces) {
-                        continue;
-                    }
-                    let Ok(pos) = Position::from_pieces(&pieces, side) else {
-                        continue;
-                    };
-                    let derived = verdict_of(table, s, i)
-                        .and_then(|v| derive(table, dtc, tables, &pos, v))
-                        .unwrap_or(ILLEGAL);
-                    let why = if stored > value {
-                        Some("DTC above the DTM")
-                    } else if stored != derived {
-                        Some("distance to conversion")
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        rep.add(Mismatch {
-                            fen: pos.to_fen(),
-                            stored,
-                            derived,
-                            why: why.into(),
-                        });
-                    }
+                    at.check(pos.as_ref(), None, &mut rep);
                 }
             }
             rep
