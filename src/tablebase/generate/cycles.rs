@@ -202,6 +202,8 @@ impl Gen<'_> {
     }
 
     /// Run `f` on every open position of `side` in parallel; true when some call said so.
+    /// The value bytes are read eight at a time: `f(i)` may change no value byte of `side`
+    /// but index `i`'s, so an index open when its word is read is still open when reached.
     fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);

@@ -1,6 +1,13 @@
 //! Step 2 of a round (see the parent module): the clean-up fixpoint, by full sweeps over
 //! the open positions and then by worklist sweeps over what the last changes affect; the
 //! finer passes for positions that carry both sides of a flag pair.
+//!
+//! A full sweep reads the value and flag bytes eight positions at a time
+//! ([`Gen::busy_bytes`]) and visits only the indices where some side to move is open with a
+//! flag of the sweep's kind. This selects the same visits as testing each index when it is
+//! reached: a sweep never opens a position and never adds a flag, a visit changes only its
+//! own index's flags, and the words of a chunk belong to one thread, so the bytes of an
+//! index are the same when its word is read and when it is visited.
 
 use super::{Node, CL, CW, ZL, ZW};
 use crate::board::Color;
