@@ -398,8 +398,22 @@ pub fn generate_in_order_with(
         };
         report(&s);
         out.push(s);
+        drop(table);
+        release_freed_memory();
     }
     Ok(out)
+}
+
+/// Hand the memory freed by a table's generation back to the system. glibc keeps freed
+/// blocks below its (growing) mmap threshold in its heaps; the next, larger table then starts
+/// with the smaller tables' leftovers resident (measured: KRNKR's closure peaked 12 MiB above
+/// KRNKR generated alone).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap memory to the system; it is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Generate `targets` and every table they need in memory (no files), smallest first.
