@@ -2,15 +2,14 @@
 //! to a table whose WDL and DTM files are already there, and reading it back.
 
 use super::file::{table_path, write_dtc_file, FileError, Metric, TableFile, Written};
-use super::generate::generate_dtc;
+use super::generate::{generate_dtc, SubTables};
 use super::pipeline::load_table;
-use super::table::{table_material, Table, TableSet, TbError};
+use super::table::{Table, TableSet, TbError};
 use super::values::{DRAW, ILLEGAL, MAX_DTM};
-use crate::board::{Color, Role};
+use crate::board::Color;
 use crate::index::Material;
 use crate::progress::Progress;
 use std::path::Path;
-use std::sync::Arc;
 
 fn write_error(m: &Material, e: FileError) -> TbError {
     match e {
@@ -30,6 +29,15 @@ fn write_error(m: &Material, e: FileError) -> TbError {
 pub fn compute_dtc(
     table: &mut Table,
     subs: &TableSet,
+    progress: &dyn Progress,
+) -> Result<(), TbError> {
+    compute_dtc_from(table, SubTables::Memory(subs), progress)
+}
+
+/// [`compute_dtc`] with the sub-tables in memory or in the files of a folder.
+pub fn compute_dtc_from(
+    table: &mut Table,
+    subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<(), TbError> {
     table.dtc = Some(generate_dtc(table, subs, progress)?);
@@ -69,26 +77,11 @@ pub fn check_dtc_file(
     Ok(())
 }
 
-/// Add the DTC file to a table whose WDL and DTM files are in `dir` (valid), reading it and
-/// its sub-tables (into `set`, for later tables too). Returns the file's size.
-pub fn add_dtc(
-    dir: &Path,
-    m: &Material,
-    set: &mut TableSet,
-    progress: &dyn Progress,
-) -> Result<u64, TbError> {
-    for c in Color::ALL {
-        for r in Role::ALL {
-            if let Some(sub) = m.without(c, r) {
-                let name = table_material(sub).0;
-                if set.get(&name).is_none() {
-                    set.insert(Arc::new(load_table(dir, &name, false)?));
-                }
-            }
-        }
-    }
+/// Add the DTC file to a table whose WDL and DTM files are in `dir` (valid), reading it
+/// (its sub-tables are read from their files block by block). Returns the file's size.
+pub fn add_dtc(dir: &Path, m: &Material, progress: &dyn Progress) -> Result<u64, TbError> {
     let mut table = load_table(dir, m, true)?;
-    compute_dtc(&mut table, set, progress)?;
+    compute_dtc_from(&mut table, SubTables::Files(dir), progress)?;
     table.verdicts = None;
     let mut written = Written::default();
     save_dtc(dir, &table, &mut written)?;

@@ -36,7 +36,7 @@ use super::{subs_of, Gen, SubTables, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
-use crate::tablebase::table::{Table, TableSet, TbError};
+use crate::tablebase::table::{Table, TbError};
 use crate::tablebase::values::{Verdict, DRAW, ILLEGAL, MAX_DTM};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -200,11 +200,11 @@ impl Dtc<'_> {
     }
 }
 
-/// The DTC of every position of `table` (whose sub-tables are in `subs`): per side to move,
+/// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
 /// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
 pub fn generate_dtc(
     table: &Table,
-    subs: &TableSet,
+    subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<[Vec<u8>; 2], TbError> {
     let material = table.material;
@@ -218,7 +218,7 @@ pub fn generate_dtc(
             val: [Bytes::new(0, 0), Bytes::new(0, 0)],
             aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
             capdraw: None,
-            subs: subs_of(material, SubTables::Memory(subs), table.rules)?,
+            subs: subs_of(material, subs, table.rules)?,
             assigned: AtomicU64::new(0),
             overflow: AtomicBool::new(false),
             fault: Mutex::new(None),

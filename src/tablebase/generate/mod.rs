@@ -27,7 +27,8 @@
 //!
 //! Work is split over index chunks with rayon. Memory: two bytes per position (a value byte
 //! and an auxiliary byte, each shared by the phases as documented on [`Gen`]) plus, under rule
-//! set 1 with both sides attacking, one bit, plus the (smaller) tables one capture away.
+//! set 1 with both sides attacking, one bit; the tables one capture away are read from memory
+//! or block by block from their files (see [`subs`]).
 
 mod bytes;
 pub(super) mod code;

@@ -46,7 +46,7 @@ pub(super) struct Sub {
 
 enum Source {
     Memory(Arc<Table>),
-    Files(SubFiles),
+    Files(Box<SubFiles>),
 }
 
 impl Sub {
@@ -505,7 +505,7 @@ pub(super) fn subs_of(
             }
             SubTables::Files(dir) => {
                 match SubFiles::open(dir, name, side, SUB_CACHE_BYTES / files)? {
-                    Some((f, r)) => (Source::Files(f), r),
+                    Some((f, r)) => (Source::Files(Box::new(f)), r),
                     None => {
                         let table = load_table(dir, &name, false)?;
                         let r = table.rules;
