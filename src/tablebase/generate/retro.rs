@@ -1,0 +1,241 @@
+//! Plain retrograde analysis ([`Gen::levels`], steps 2 and 4 of the pipeline in the parent
+//! module): decided positions un-moved into their predecessors, level by level, setting
+//! wins and counting down losses ([`Gen::apply`]).
+
+use super::*;
+
+impl Gen<'_> {
+    /// A decided successor (loss or not, with its code) reaches the predecessor `q`.
+    #[inline]
+    pub(super) fn apply(
+        &self,
+        q: u64,
+        side: Color,
+        child_loss: bool,
+        child_code: u8,
+        stamp: u8,
+        mode: Mode,
+    ) {
+        let q = q as usize;
+        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        match mode {
+            Mode::Counting(order) => {
+                if child_loss {
+                    let win = code::make(order, code::WIN);
+                    if val
+                        .update(q, |b| (b & code::OPEN != 0).then_some(win))
+                        .is_ok()
+                    {
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                } else {
+                    let loss = code::make(order, code::LOSS);
+                    let r = val.update(q, |b| {
+                        (b & code::OPEN != 0).then_some(if b & 0x7F <= 1 { loss } else { b - 1 })
+                    });
+                    if matches!(r, Ok(b) if b & 0x7F <= 1) {
+                        // only the thread that takes the last successor gets here
+                        aux.set(q, stamp);
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                }
+            }
+            Mode::Dtm => {
+                let b = val.get(q);
+                if b & code::OPEN == 0 {
+                    if child_loss && b == code::DRAW {
+                        self.fail("step 4 finds a win where step 3 found a draw".into());
+                    }
+                    return;
+                }
+                // The level stamp is written before the value byte says "decided": a
+                // thread scanning this side for the current level reads the stamp only of
+                // decided positions, and must not mistake a counter for a level.
+                let own = b & 0x7F;
+                if child_loss {
+                    if !code::is_win(own) {
+                        self.fail(format!("step 4 finds a win where step 3 found {own}"));
+                        return;
+                    }
+                    // every thread that gets here in this level writes the same stamp
+                    aux.set(q, stamp);
+                    if val
+                        .update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F))
+                        .is_ok()
+                    {
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                } else {
+                    // a win waits for its first lost successor: it keeps no count
+                    if code::is_win(own) {
+                        return;
+                    }
+                    // a ruled position may not play its violating moves: successors decided
+                    // in its own round or later
+                    if code::is_ruling(own) && code::order(child_code) >= code::order(own) {
+                        return;
+                    }
+                    if aux.update(q, |c| (c > 0).then(|| c - 1)) == Ok(1) {
+                        // only the thread that takes the last successor gets here
+                        aux.set(q, stamp);
+                        let _ = val.update(q, |b| Some(b & 0x7F));
+                        self.assigned.fetch_add(1, Relaxed);
+                        if !code::is_loss(own) {
+                            self.fail(format!("step 4 finds a loss where step 3 found {own}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn emit_all(
+        &self,
+        preds: &mut ArrayVec<u64, 512>,
+        dedupe: bool,
+        side: Color,
+        hit: (bool, u8, u8),
+        mode: Mode,
+    ) {
+        let (child_loss, child_code, stamp) = hit;
+        // the predecessors lie all over the table: ask for all their cache lines first, so
+        // that the misses overlap instead of coming one after the other
+        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        for &q in preds.iter() {
+            val.prefetch(q as usize);
+            if matches!(mode, Mode::Dtm) {
+                aux.prefetch(q as usize);
+            }
+        }
+        if dedupe {
+            preds.sort_unstable();
+            let mut last = u64::MAX;
+            for &q in preds.iter() {
+                if q != last {
+                    self.apply(q, side, child_loss, child_code, stamp, mode);
+                    last = q;
+                }
+            }
+        } else {
+            for &q in preds.iter() {
+                self.apply(q, side, child_loss, child_code, stamp, mode);
+            }
+        }
+    }
+
+    /// Un-move the position `i` (side `x` to move, decided with code `c`) into its
+    /// predecessors in this table.
+    pub(super) fn retro_own(&self, i: u64, x: Color, c: u8, stamp: u8, mode: Mode) {
+        let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+        let Some(dedupe) = self.predecessors(i, x, &mut preds) else {
+            return;
+        };
+        let hit = (code::is_loss(c), c, stamp);
+        self.emit_all(&mut preds, dedupe, !x, hit, mode);
+    }
+
+    /// The indices of the predecessors in this table (the other side to move) of the
+    /// position `i` with `x` to move, into `preds`; Some(true) when two of them may be one
+    /// position (a nearly symmetric position), None for an undecodable index.
+    pub(super) fn predecessors(
+        &self,
+        i: u64,
+        x: Color,
+        preds: &mut ArrayVec<u64, 512>,
+    ) -> Option<bool> {
+        let mut pieces = PieceList::new();
+        if !self.index.unrank_into(i, &mut pieces) {
+            return None;
+        }
+        let y = !x;
+        let occ_bits = pieces.iter().fold(0u128, |o, &(_, s)| o | s.bit());
+        let ctx = self.index.prepare_tail(&pieces);
+        for k in 0..pieces.len() {
+            let (p, b) = pieces[k];
+            if p.color != y {
+                continue;
+            }
+            let src = unmove_sources(p, b, occ_bits, false);
+            if src == 0 {
+                continue;
+            }
+            // a rook, horse or cannon: every un-move only moves the tail
+            let single = match (&ctx, p.role) {
+                (Some(ctx), Role::Rook | Role::Horse | Role::Cannon) => {
+                    self.index.tail_piece(ctx, b)
+                }
+                _ => None,
+            };
+            if let Some(tp) = single {
+                for a in Bitboard::from_bits(src) {
+                    if let Some(q) = self.index.rank_tail_piece(&tp, a) {
+                        let _ = preds.try_push(q);
+                    }
+                }
+                continue;
+            }
+            for a in Bitboard::from_bits(src) {
+                let q = match (&ctx, tail_move(p, a, b)) {
+                    (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
+                    _ => {
+                        // moved in place (a copy of the list costs more than the ranking)
+                        pieces[k].1 = a;
+                        let q = self.index.rank_pieces(&pieces).ok();
+                        pieces[k].1 = b;
+                        q
+                    }
+                };
+                if let Some(q) = q {
+                    let _ = preds.try_push(q);
+                }
+            }
+        }
+        Some(asymmetry_of(&pieces) <= 4)
+    }
+
+    /// Level-by-level retrograde analysis from the positions decided at level 0 and the
+    /// smaller tables (steps 2 and 4), from level `from` on (the levels below are done).
+    /// Decided positions carry their level in the auxiliary byte.
+    pub(super) fn levels(&self, mode: Mode, from: u8, pb: &Phase<'_>) -> Result<(), TbError> {
+        let n = self.size();
+        let sub_max = self.sub_max();
+        let mut level: u8 = from;
+        loop {
+            self.assigned.store(0, Relaxed);
+            let stamp = level.saturating_add(1);
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                for x in Color::ALL {
+                    let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
+                    aux.scan(start, end, level, |i| {
+                        let v = val.get(i);
+                        if v & code::OPEN == 0 && (code::is_loss(v) || code::is_win(v)) {
+                            self.retro_own(i as u64, x, v, stamp, mode);
+                        }
+                    });
+                }
+            });
+            self.walk_subs(level, stamp, mode);
+            if self.overflow.load(Relaxed) {
+                return Err(TbError::DtmOverflow(self.material));
+            }
+            pb.status(&format!("level {level}"));
+            pb.inc(1);
+            if level >= sub_max && self.assigned.load(Relaxed) == 0 {
+                break;
+            }
+            if level >= MAX_DTM - 1 {
+                return Err(TbError::DtmOverflow(self.material));
+            }
+            self.check_fault()?;
+            let next = level + 1;
+            self.safe_point(match mode {
+                Mode::Dtm => Step::Dtm { next },
+                Mode::Counting(_) => Step::Levels { next },
+            })?;
+            level += 1;
+        }
+        self.check_fault()
+    }
+}
