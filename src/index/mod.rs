@@ -112,9 +112,11 @@ mod placement;
 mod plain;
 mod split;
 mod tail;
+mod tail_move;
 
 pub use material::{Material, MaterialError, WRITE_ORDER};
-pub use placement::{IndexError, PieceList, PlacementIndex, TailCtx, TailPiece};
+pub use placement::{IndexError, PieceList, PlacementIndex};
+pub use tail_move::{TailCtx, TailPiece};
 
 #[cfg(test)]
 mod reference;

@@ -71,9 +71,12 @@ pub struct Params {
     pub base_bytes: f64,
     /// Peak bytes per position of the table being generated, by rule set.
     pub bytes_per_position: [f64; 2],
-    /// Bytes per position of each direct sub-table (held in memory while the table is built
-    /// or verified).
+    /// Bytes per position of each direct sub-table held in memory while the table is
+    /// verified (`gen` reads its sub-tables from their files: see `sub_cache_bytes`).
     pub bytes_per_sub_position: f64,
+    /// What `gen` holds of its sub-tables: the decoded blocks of the side each capture
+    /// leads to (half of a sub-table's positions, one byte each), at most this cache.
+    pub sub_cache_bytes: f64,
     /// Generation CPU seconds per position under rule set 1, by shape.
     pub cpu_per_position: [f64; 3],
     /// Generation time under rule set 0 as a fraction of rule set 1's, by shape.
@@ -121,11 +124,14 @@ impl Params {
         // Process, thread pool and compression buffers: KRNKR's 128 MB peak is 16 MiB,
         // 2.06 bytes per position and its sub-tables' 1.9 M positions.
         base_bytes: 16.0 * 1048576.0,
-        // Rule set 1: 2.24 at KRNKAABB's peak (the scale issue), 2.06 for KRNKR above;
-        // rule set 0: about 2.2 (the scale issue).
-        bytes_per_position: [2.2, 2.4],
-        // A sub-table is read into one byte per position (its two sides' values).
+        // Since sub-tables are read from their files (2026-11-26): KRNKAABB alone 184.4 MiB
+        // (2.0 bytes per position besides the base), KRNKR alone 123.9 MiB (2.12); rule set
+        // 0's KRNKR closure 116.8 MiB (about 1.9).
+        bytes_per_position: [2.0, 2.2],
+        // `verify` reads a sub-table into one byte per position (its two sides' values).
         bytes_per_sub_position: 1.0,
+        // `SUB_CACHE_BYTES` of the generator (generate/params.rs).
+        sub_cache_bytes: 32.0 * 1048576.0,
         // The largest of each shape above: KAABBKAABB 0.24 us, KRKAABB 0.94 us, KRNKR
         // 2.1 us (two-sided tables grow dearer per position with size: 1.4 us at 3-4 M).
         cpu_per_position: [0.24e-6, 0.94e-6, 2.1e-6],
@@ -241,13 +247,14 @@ pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost,
     };
     let wall = |cpu: f64| p.seconds_per_process + cpu / p.busy_cores;
     let subs = p.bytes_per_sub_position * sub;
+    let gen_subs = (0.5 * sub).min(p.sub_cache_bytes);
     Ok(TableCost {
         material: m,
         shape,
         deps,
         positions,
         sub_positions,
-        peak_bytes: (p.base_bytes + p.bytes_per_position[r] * pos + subs) as u64,
+        peak_bytes: (p.base_bytes + p.bytes_per_position[r] * pos + gen_subs) as u64,
         seconds: wall(time_factor * p.cpu_per_position[s] * pos),
         verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
         verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,

@@ -1,0 +1,199 @@
+//! Ranking placements that differ from a given one by where one tail piece stands (a rook,
+//! horse or cannon, or a passed pawn staying passed): the generator's moves and un-moves of
+//! such a piece are ranked from a prepared context ([`TailCtx`], [`TailPiece`]) instead of
+//! the whole placement ([`super::placement`]).
+
+use super::bucket::bucket;
+use super::masks::{BELOW, MIRROR_IF};
+use super::placement::PlacementIndex;
+use super::split::TailPlace;
+use crate::board::{Piece, Square};
+
+/// Prepared ranking of placements that differ from one placement by a single moved piece
+/// of the tail (rook, horse, cannon or passed pawn staying passed), see
+/// [`PlacementIndex::prepare_tail`].
+#[derive(Clone, Debug)]
+pub struct TailCtx {
+    split: usize,
+    base: u64,
+    occ: u128,
+    tail: TailPlace,
+    mirrored: bool,
+}
+
+/// Prepared ranking of the placements that differ from one placement only by where one
+/// given tail piece stands, each piece of its kind alone (see
+/// [`PlacementIndex::tail_piece`]): a target is then ranked with one popcount and a few
+/// comparisons.
+///
+/// With `e_i` the E-ranks of the tail pieces ([`super::espace`]) and `w_i` the weight of group
+/// `i`'s digit, the rank is `base + sum_i w_i * (e_i - b_i - #{k < i : e_k < e_i})`; moving
+/// group `j` to E-rank `e` changes its own digit and, for each later group `k`, the
+/// term `[e < e_k]`: `rank(e) = c + w_j * e - sum_{i < j} w_j [e_i < e] - sum_{k > j} w_k [e < e_k]`
+/// with `c` collecting everything else (in wrapping arithmetic; the result is exact).
+#[derive(Clone, Debug)]
+pub struct TailPiece {
+    c: u64,
+    w: u64,
+    /// The other groups: E-rank, weight subtracted when the target lies above it (earlier
+    /// groups) or below it (later groups), and which of the two.
+    others: [(u8, u64, bool); 7],
+    n_others: usize,
+    /// Own-half occupancy (canonical orientation), for E-ranks.
+    own: u128,
+    /// Squares a target may not take: every piece (canonical orientation).
+    taken: u128,
+    /// The group's region.
+    region: u128,
+    mirrored: bool,
+}
+
+impl PlacementIndex {
+    /// Prepare [`PlacementIndex::rank_tail_move`] for placements derived from `pieces` by
+    /// moving one tail piece. None when the orientation of such placements depends on the
+    /// tail itself (both sides' own-half pieces symmetric): use [`PlacementIndex::rank_pieces`].
+    pub fn prepare_tail(&self, pieces: &[(Piece, Square)]) -> Option<TailCtx> {
+        let b = bucket(
+            &self.kind_start,
+            pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
+        );
+        if !b.fits(self.signature, self.total) {
+            return None;
+        }
+        let own = self.own_entries(&b)?;
+        self.locate(&b, own, |loc, tail| {
+            let split = &self.splits[loc.split];
+            let base = split.base_of(loc.ir, loc.ib, loc.b_mirrored)?;
+            Some(TailCtx {
+                split: loc.split,
+                base: split.offset + base,
+                occ: loc.occ,
+                tail: tail.to_owned(),
+                mirrored: loc.mirrored,
+            })
+        })
+    }
+
+    /// Index of the prepared placement with the tail piece on `from` moved to `to`. None if
+    /// no tail piece is on `from`, if `to` is occupied, or if `to` is outside the piece's
+    /// region (a passed pawn must stay in the enemy half).
+    #[inline]
+    pub fn rank_tail_move(&self, ctx: &TailCtx, from: Square, to: Square) -> Option<u64> {
+        let (f, t) = (
+            MIRROR_IF[ctx.mirrored as usize][from as usize],
+            MIRROR_IF[ctx.mirrored as usize][to as usize],
+        );
+        let split = &self.splits[ctx.split];
+        let n = split.tail.groups.len();
+        let tb = 1u128 << t;
+        let free = |j: usize, tail_occ: u128| {
+            (ctx.occ | tail_occ) & tb == 0 && split.group_region[j] & tb != 0
+        };
+        let tail = match &ctx.tail {
+            TailPlace::Singles(sq) => {
+                let mut sq = *sq;
+                let j = sq[..n].iter().position(|&s| s == f)?;
+                let tail_occ = sq[..n].iter().fold(0, |o, &s| o | 1u128 << s);
+                if !free(j, tail_occ) {
+                    return None;
+                }
+                sq[j] = t;
+                TailPlace::Singles(sq)
+            }
+            TailPlace::Masks(m) => {
+                let mut masks = *m;
+                let fb = 1u128 << f;
+                let j = masks[..n].iter().position(|m| m & fb != 0)?;
+                if !free(j, masks[..n].iter().fold(0, |o, m| o | m)) {
+                    return None;
+                }
+                masks[j] ^= fb | tb;
+                TailPlace::Masks(masks)
+            }
+        };
+        Some(ctx.base + split.rank_tail(ctx.occ, tail.borrow()))
+    }
+
+    /// Prepare the ranking of the placements of `ctx` in which the tail piece on `from` has
+    /// moved ([`PlacementIndex::rank_tail_piece`]; the same indices as
+    /// [`PlacementIndex::rank_tail_move`]). None when no tail piece is on `from` or when a
+    /// tail group holds more than one piece: then use [`PlacementIndex::rank_tail_move`].
+    pub fn tail_piece(&self, ctx: &TailCtx, from: Square) -> Option<TailPiece> {
+        let TailPlace::Singles(sq) = &ctx.tail else {
+            return None;
+        };
+        let split = &self.splits[ctx.split];
+        let n = split.tail.groups.len();
+        let f = MIRROR_IF[ctx.mirrored as usize][from as usize];
+        let j = sq[..n].iter().position(|&s| s == f)?;
+        let own = ctx.occ;
+        let e_rank = |s: u8| s - (own & BELOW[s as usize]).count_ones() as u8;
+        let mut e = [0u8; 8];
+        for (k, ek) in e[..n].iter_mut().enumerate() {
+            *ek = e_rank(sq[k]);
+        }
+        let mut w = [0u64; 8];
+        let mut acc = 1u64;
+        for k in (0..n).rev() {
+            w[k] = acc;
+            acc = acc.wrapping_mul(split.tail.radix(k));
+        }
+        let base = &split.single_base;
+        // c: the rank with group j's digit and its terms in the later digits taken out
+        let mut c = ctx.base;
+        for k in 0..n {
+            if k == j {
+                continue;
+            }
+            let below = e[..k]
+                .iter()
+                .enumerate()
+                .filter(|&(i, &ei)| i != j && ei < e[k])
+                .count() as u64;
+            let digit = (e[k] - base[k]) as u64 - below;
+            c = c.wrapping_add(w[k].wrapping_mul(digit));
+        }
+        c = c.wrapping_sub(w[j].wrapping_mul(base[j] as u64));
+        let mut others = [(0u8, 0u64, false); 7];
+        let mut m = 0;
+        for k in 0..n {
+            if k != j {
+                others[m] = if k < j {
+                    (e[k], w[j], false)
+                } else {
+                    (e[k], w[k], true)
+                };
+                m += 1;
+            }
+        }
+        let tail_occ = sq[..n].iter().fold(0u128, |o, &s| o | 1u128 << s);
+        Some(TailPiece {
+            c,
+            w: w[j],
+            others,
+            n_others: m,
+            own,
+            taken: own | tail_occ,
+            region: split.group_region[j],
+            mirrored: ctx.mirrored,
+        })
+    }
+
+    /// Index of the prepared placement with its piece moved to `to` (None when `to` is
+    /// taken or outside the piece's region).
+    #[inline]
+    pub fn rank_tail_piece(&self, tp: &TailPiece, to: Square) -> Option<u64> {
+        let t = MIRROR_IF[tp.mirrored as usize][to as usize];
+        let tb = 1u128 << t;
+        if tp.taken & tb != 0 || tp.region & tb == 0 {
+            return None;
+        }
+        let e = t - (tp.own & BELOW[t as usize]).count_ones() as u8;
+        let mut x = tp.c.wrapping_add(tp.w.wrapping_mul(e as u64));
+        for &(ek, wk, later) in &tp.others[..tp.n_others] {
+            let hit = if later { e < ek } else { ek < e };
+            x = x.wrapping_sub(if hit { wk } else { 0 });
+        }
+        Some(x)
+    }
+}
