@@ -13,7 +13,7 @@ use super::{asymmetry, code, Gen, Mode};
 use crate::board::attacks::reachable;
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
-use crate::board::{Bitboard, Color, MoveList, Piece, Position, Role};
+use crate::board::{Bitboard, Color, MoveList, Piece, Position, Role, Square};
 use crate::index::{Material, PieceList, PlacementIndex};
 use crate::tablebase::file::{combine, table_path, FileError, Metric, TableFile};
 use crate::tablebase::pipeline::load_table;
@@ -318,11 +318,22 @@ impl SubFiles {
     }
 }
 
-fn flip_pieces(pieces: &PieceList) -> PieceList {
-    pieces
-        .iter()
-        .map(|&(p, s)| (Piece::new(!p.color, p.role), s.flip()))
-        .collect()
+/// A piece on its square seen from the other side (colour swapped, board turned).
+fn flip_entry((p, s): (Piece, Square)) -> (Piece, Square) {
+    (Piece::new(!p.color, p.role), s.flip())
+}
+
+impl Sub {
+    /// The index in this sub-table of a placement given in this table's colours (turned
+    /// over first when the sub-table is stored with the colours swapped).
+    fn rank_list(&self, pieces: impl Iterator<Item = (Piece, Square)>) -> Option<u64> {
+        let list: PieceList = if self.flipped {
+            pieces.map(flip_entry).collect()
+        } else {
+            pieces.collect()
+        };
+        self.index().rank_pieces(&list).ok()
+    }
 }
 
 impl Gen<'_> {
@@ -331,11 +342,7 @@ impl Gen<'_> {
     pub(super) fn sub_rank(&self, child: &Position, captured: Piece) -> Option<(&Sub, u64)> {
         let sub = self.subs.iter().find(|s| s.captured == captured)?;
         let i = if sub.flipped {
-            let list: PieceList = child
-                .piece_list()
-                .map(|(p, s)| (Piece::new(!p.color, p.role), s.flip()))
-                .collect();
-            sub.index().rank_pieces(&list).ok()
+            sub.rank_list(child.piece_list())
         } else {
             sub.index().rank_position(child)
         }?;
@@ -372,23 +379,11 @@ impl Gen<'_> {
                 return false;
             };
             // the child's pieces: the captured one gone, the mover moved
-            let list: PieceList = pieces
-                .iter()
-                .filter(|e| e.1 != m.to())
-                .map(|&(p, s)| {
-                    let s = if s == m.from() { m.to() } else { s };
-                    if sub.flipped {
-                        (Piece::new(!p.color, p.role), s.flip())
-                    } else {
-                        (p, s)
-                    }
-                })
-                .collect();
-            sub.index()
-                .rank_pieces(&list)
-                .ok()
-                .and_then(|i| self.read_sub(sub, i))
-                == Some(DRAW)
+            let child = pieces.iter().filter(|e| e.1 != m.to()).map(|&(p, s)| {
+                let s = if s == m.from() { m.to() } else { s };
+                (p, s)
+            });
+            sub.rank_list(child).and_then(|i| self.read_sub(sub, i)) == Some(DRAW)
         })
     }
 
@@ -398,7 +393,7 @@ impl Gen<'_> {
             return;
         };
         let pieces = if sub.flipped {
-            flip_pieces(&stored)
+            stored.iter().copied().map(flip_entry).collect()
         } else {
             stored
         };
