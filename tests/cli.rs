@@ -93,6 +93,20 @@ fn gen_verify_probe_info_on_a_small_table() {
     assert!(ok && out.is_empty(), "{out}");
     let (ok, out, _) = xqdb(&["verify", "KRK", "--tables", d]);
     assert!(ok && out.contains("0 mismatches"), "{out}");
+    // verified tables are skipped on request, each table once
+    let (ok, out, _) = xqdb(&[
+        "verify",
+        "KRK",
+        "KK",
+        "KRK",
+        "--skip-verified",
+        "--tables",
+        d,
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("KK: files checked"), "{out}");
+    assert!(out.contains("1 tables skipped: verified before"), "{out}");
+    assert_eq!(out.lines().count(), 2, "{out}");
     let (ok, out, _) = xqdb(&[
         "probe",
         "3k5/9/9/9/9/9/9/9/4R4/4K4 w",

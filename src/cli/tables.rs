@@ -309,8 +309,16 @@ pub fn print_summary(s: &GenSummary, verbose: bool) {
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// Materials to verify.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "set")]
     materials: Vec<String>,
+    /// Verify every table of a named set (default, one-sided or one-each), smallest first,
+    /// after the materials named.
+    #[arg(long, value_name = "NAME")]
+    set: Option<NamedSet>,
+    /// Skip the tables whose files carry a verification stamp that still matches them (an
+    /// interrupted verification of a set goes on where it stopped).
+    #[arg(long)]
+    skip_verified: bool,
     #[command(flatten)]
     common: TableArgs,
 }
@@ -318,13 +326,24 @@ pub struct VerifyArgs {
 /// `xqdb verify`: a line per table (mismatches with examples); an error when any.
 pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
     a.common.init_threads();
-    let materials = parse_materials(&a.materials)?;
+    let mut materials = parse_materials(&a.materials)?;
+    if let Some(set) = a.set {
+        materials.extend(set.tables());
+    }
     let dir = a.common.dir();
     let mut bad = 0u64;
+    let (mut skipped, mut seen) = (0usize, std::collections::HashSet::new());
     let bars = ui.phase_bars();
     for m in &materials {
-        let start = Instant::now();
         let name = m.normalized().0;
+        if !seen.insert(name) {
+            continue;
+        }
+        if a.skip_verified && xqdb::tablebase::status::stamp_matches(&dir, &name) {
+            skipped += 1;
+            continue;
+        }
+        let start = Instant::now();
         let rep = verify_files_reporting(&dir, m, &bars);
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
@@ -354,6 +373,9 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
                 eprintln!("warning: {name}: no verification stamp written: {e}");
             }
         }
+    }
+    if skipped > 0 && !ui.quiet {
+        println!("{skipped} tables skipped: verified before (their stamps match their files)");
     }
     if bad > 0 {
         return Err(format!("{bad} positions disagree with their successors"));
