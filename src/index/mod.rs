@@ -52,7 +52,7 @@
 //! | `masks.rs` | point sets as `u128` masks, from the board's `Bitboard` and `Square` |
 //! | `binomial.rs` | binomial coefficients, colex ranks |
 //! | `count.rs` | exact counts of placements, per material and for the whole game |
-//! | `reference.rs`, `tests.rs` | the plain reference and the tests of every route (test only) |
+//! | `reference.rs` (with `reference/half.rs`), `tests.rs` | the plain reference and the tests of every route (test only) |
 //!
 //! # Routes
 //!
