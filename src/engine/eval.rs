@@ -9,7 +9,6 @@
 
 use super::params::{PHASE, PHASE_MAX, TEMPO};
 use super::pst::{folded, pst_index, PST_LEN, W_PST};
-use super::threats::{low_and_king, threats, Attacks};
 use super::weights::TUNED;
 use crate::board::attacks::{cannon_captures, cannon_quiets, horse_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, Piece, Position, Role, Square};
@@ -120,10 +119,7 @@ pub const W_KING_ATTACK: usize = 29;
 pub const W_HOLLOW_CANNON: usize = 32;
 /// Cannon on the enemy king's file with two pieces between (the central cannon's pressure).
 pub const W_SCREEN_CANNON: usize = 33;
-/// Threats against the side to move ([`super::threats`]): one piece threatened, and each
-/// further one.
-pub const W_THREAT: usize = 34;
-/// Number of tuned weights: the 36 named in [`PARAM_NAMES`], then the piece-square tables
+/// Number of tuned weights: the 34 named in [`PARAM_NAMES`], then the piece-square tables
 /// ([`super::pst`]).
 pub const NUM_PARAMS: usize = W_PST + PST_LEN;
 
@@ -183,8 +179,6 @@ pub const PARAM_NAMES: [&str; W_PST] = [
     "king_attack_cannon",
     "hollow_cannon",
     "screen_cannon",
-    "threat_one",
-    "threat_two",
 ];
 
 /// Receives the weighted terms of an evaluation: weight `w` times `num / den`, into the
@@ -260,7 +254,7 @@ impl<T: Terms> Terms for Neg<'_, T> {
 /// Activity of `c`'s pieces: mobility of rooks, horses (legs checked) and cannons,
 /// attackers of the enemy palace, and cannons on the enemy king's file with no screen
 /// (hollow cannon) or two.
-fn activity(pos: &Position, c: Color, t: &mut impl Terms, att: &mut Attacks) {
+fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
     let occ = pos.occupied().bits();
     let own = pos.by_color(c).bits();
     let zone = palace(!c);
@@ -270,7 +264,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms, att: &mut Attacks) {
     let mut kinds = [0i32; 3];
     for sq in pos.pieces(c, Role::Rook) {
         let a = rook_attacks(sq, occ);
-        att.high |= a;
         let n = (a & !own).count_ones() as i32;
         t.mg(W_MOBILITY, n - 7);
         t.eg(W_MOBILITY + 1, n - 7);
@@ -281,7 +274,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms, att: &mut Attacks) {
     }
     for sq in pos.pieces(c, Role::Horse) {
         let a = horse_attacks(sq, occ);
-        att.mid |= a;
         let n = (a & !own).count_ones() as i32;
         t.mg(W_MOBILITY + 2, n - 3);
         t.eg(W_MOBILITY + 3, n - 3);
@@ -293,7 +285,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms, att: &mut Attacks) {
     for sq in pos.pieces(c, Role::Cannon) {
         let q = cannon_quiets(sq, occ);
         let x = cannon_captures(sq, occ);
-        att.mid |= x;
         let n = (q.count_ones() + (x & !own).count_ones()) as i32;
         t.mg(W_MOBILITY + 4, n - 6);
         t.eg(W_MOBILITY + 5, n - 6);
@@ -328,17 +319,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms, att: &mut Attacks) {
     }
 }
 
-/// The activity terms of both sides and the threats against the side to move.
-fn all_activity(pos: &Position, t: &mut impl Terms) {
-    let (us, occ) = (pos.turn(), pos.occupied().bits());
-    let (mut ours, mut theirs) = (Attacks::default(), Attacks::default());
-    activity(pos, us, t, &mut ours);
-    activity(pos, !us, &mut Neg(t), &mut theirs);
-    low_and_king(pos, us, occ, &mut ours);
-    low_and_king(pos, !us, occ, &mut theirs);
-    threats(pos, us, &ours, &theirs, t);
-}
-
 /// The king-shield terms of `c` (after the taper): missing advisors and elephants count
 /// against the enemy's attacking pieces.
 fn shield(pos: &Position, c: Color, t: &mut impl Terms) {
@@ -356,7 +336,8 @@ pub fn evaluate(pos: &Position, st: &EvalState) -> i32 {
     let them = 1 - us;
     let ph = st.phase.clamp(0, PHASE_MAX);
     let mut t = Weighted::default();
-    all_activity(pos, &mut t);
+    activity(pos, pos.turn(), &mut t);
+    activity(pos, !pos.turn(), &mut Neg(&mut t));
     shield(pos, pos.turn(), &mut t);
     shield(pos, !pos.turn(), &mut Neg(&mut t));
     let mg = st.mg[us] - st.mg[them] + t.mg;
@@ -414,7 +395,8 @@ pub fn linear(pos: &Position) -> Linear {
             psq_terms(p, sq, &mut Neg(&mut c));
         }
     }
-    all_activity(pos, &mut c);
+    activity(pos, pos.turn(), &mut c);
+    activity(pos, !pos.turn(), &mut Neg(&mut c));
     shield(pos, pos.turn(), &mut c);
     shield(pos, !pos.turn(), &mut Neg(&mut c));
     let ph = phase.clamp(0, PHASE_MAX) as f32 / PHASE_MAX as f32;
@@ -445,7 +427,7 @@ mod tests {
         let off = Position::from_fen("4k4/9/9/9/9/9/9/5C3/9/3K5 w - - 0 1").unwrap();
         let act = |p: &Position| {
             let mut t = Weighted::default();
-            activity(p, Color::Red, &mut t, &mut Attacks::default());
+            activity(p, Color::Red, &mut t);
             t.mg
         };
         let (h, o) = (act(&hollow), act(&off));

@@ -13,7 +13,6 @@ pub mod search;
 pub mod see;
 pub mod smp;
 pub mod tb_root;
-pub mod threats;
 pub mod time;
 pub mod tt;
 pub mod tune;

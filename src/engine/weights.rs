@@ -4,7 +4,7 @@
 
 /// The weights the engine plays with.
 #[rustfmt::skip]
-pub const TUNED: [i32; 736] = [
+pub const TUNED: [i32; 734] = [
     153, // advisor_mg
     67,  // advisor_eg
     160, // elephant_mg
@@ -39,8 +39,6 @@ pub const TUNED: [i32; 736] = [
     23,  // king_attack_cannon
     82,  // hollow_cannon
     14,  // screen_cannon
-    0,   // threat_one
-    0,   // threat_two
        0,    0,    0,   15,   72, // pst_king_mg_r0
        0,    0,    0,  -79,   -7, // pst_king_mg_r1
        0,    0,    0, -228,  -99, // pst_king_mg_r2
