@@ -36,7 +36,7 @@ pub fn row_name(i: usize) -> Option<(String, usize)> {
     let j = i.checked_sub(W_PST).filter(|&j| j < PST_LEN)?;
     let table = j / PST_SQUARES;
     let role = Role::ALL[table / 2];
-    let phase = if table % 2 == 0 { "mg" } else { "eg" };
+    let phase = if table.is_multiple_of(2) { "mg" } else { "eg" };
     let sq = j % PST_SQUARES;
     Some((format!("pst_{}_{phase}_r{}", role.name(), sq / 5), sq % 5))
 }
