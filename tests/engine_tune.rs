@@ -3,7 +3,8 @@
 
 mod common;
 use common::shared;
-use xqdb::engine::eval::PARAM_NAMES;
+use xqdb::engine::eval::{NUM_PARAMS, PARAM_NAMES};
+use xqdb::engine::pst::{row_name, W_PST};
 use xqdb::engine::tune::{fit, weights_source, FitOptions};
 use xqdb::engine::tune_data::{gather, DataOptions};
 use xqdb::engine::weights::TUNED;
@@ -27,7 +28,7 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
         (b.train.len(), b.held_out.len())
     );
     for (x, y) in a.train.iter().zip(&b.train) {
-        assert_eq!((x.coef, x.fixed, x.result), (y.coef, y.fixed, y.result));
+        assert_eq!((&x.coef, x.fixed, x.result), (&y.coef, y.fixed, y.result));
     }
     for s in a.train.iter().chain(&a.held_out) {
         assert!([0.0, 0.5, 1.0].contains(&s.result), "{s:?}");
@@ -39,6 +40,7 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
         iterations: 300,
         rate: 2.0,
         only: Vec::new(),
+        l2: 0.0,
     };
     let f = fit(&a.train, &a.held_out, &start, &fopt, &Silent);
     let g = fit(&b.train, &b.held_out, &start, &fopt, &Silent);
@@ -58,22 +60,31 @@ fn tuning_on_the_ccgc_games_is_reproducible_and_lowers_the_held_out_loss() {
             assert_eq!(w, 50, "weight {i} moved");
         }
     }
-    // the source holds every weight, in order, with its name
+    // the source holds every weight, in order: the named ones one a line with their
+    // names, then the piece-square tables a row of five a line with the row's name
     let src = weights_source(&f.weights, "test");
-    let values: Vec<(i32, String)> = src
-        .lines()
-        .filter_map(|l| {
-            let (v, name) = l.trim().split_once(',')?;
-            Some((
-                v.parse().ok()?,
-                name.trim().trim_start_matches("//").trim().to_string(),
-            ))
-        })
-        .collect();
-    let names: Vec<String> = PARAM_NAMES.iter().map(|n| n.to_string()).collect();
-    assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), f.weights);
-    assert_eq!(
-        values.iter().map(|v| v.1.clone()).collect::<Vec<_>>(),
-        names
+    let mut values = Vec::new();
+    let mut names = Vec::new();
+    for l in src.lines() {
+        let Some((items, name)) = l.split_once("//") else {
+            continue;
+        };
+        let row: Vec<i32> = items
+            .split(',')
+            .filter_map(|v| v.trim().parse().ok())
+            .collect();
+        if !row.is_empty() {
+            values.extend(row);
+            names.push(name.trim().to_string());
+        }
+    }
+    assert_eq!(values, f.weights.to_vec());
+    let mut expected: Vec<String> = PARAM_NAMES.iter().map(|n| n.to_string()).collect();
+    expected.extend(
+        (W_PST..NUM_PARAMS)
+            .step_by(5)
+            .map(|i| row_name(i).unwrap().0),
     );
+    assert_eq!(names, expected);
+    assert!(expected.contains(&"pst_horse_eg_r7".to_string()));
 }

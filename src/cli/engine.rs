@@ -143,10 +143,43 @@ pub struct TuneArgs {
     /// Step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     rate: f32,
-    /// Fit only these weights (names as in the weights file, comma-separated); the others
+    /// Ridge penalty per piece-square weight, times its squared distance from the built
+    /// value (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Fit only these weights (names as in the weights file, comma-separated; a name ending
+    /// in `*` takes every weight it starts, e.g. `pst_*` or `pst_horse_mg_r5*`); the others
     /// stay as built.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+}
+
+/// The indexes of the weights `--only` names (empty: all of them).
+fn select_weights(only: &[String]) -> Result<Vec<usize>, String> {
+    use xqdb::engine::eval::{param_name, NUM_PARAMS, PARAM_NAMES};
+    let mut picked = Vec::new();
+    for n in only {
+        let hits: Vec<usize> = (0..NUM_PARAMS)
+            .filter(|&i| {
+                let name = param_name(i).unwrap_or_default();
+                match n.strip_suffix('*') {
+                    Some(prefix) => name.starts_with(prefix),
+                    None => name == *n,
+                }
+            })
+            .collect();
+        if hits.is_empty() {
+            return Err(format!(
+                "tune --only: no weight named '{n}' (one of: {}, and the piece-square \
+                 weights pst_<role>_<mg|eg>_r<rank><file a-e>)",
+                PARAM_NAMES.join(", ")
+            ));
+        }
+        picked.extend(hits);
+    }
+    picked.sort_unstable();
+    picked.dedup();
+    Ok(picked)
 }
 
 /// `xqdb tune`: fit the evaluation's weights to game results (Texel's method).
@@ -158,28 +191,17 @@ pub fn tune(a: TuneArgs, ui: &Ui) -> Result<(), String> {
         max_positions: a.max_positions as usize,
     };
     let data = tune_data::gather(&a.paths, &opt, &ui.reading_bars())?;
-    let names = xqdb::engine::eval::PARAM_NAMES;
-    let only = a
-        .only
-        .iter()
-        .map(|n| {
-            names.iter().position(|x| x == n).ok_or_else(|| {
-                format!(
-                    "tune --only: no weight named '{n}' (one of: {})",
-                    names.join(", ")
-                )
-            })
-        })
-        .collect::<Result<Vec<usize>, String>>()?;
+    let only = select_weights(&a.only)?;
     let fopt = tune::FitOptions {
         iterations: a.iterations as usize,
         rate: a.rate,
         only,
+        l2: a.l2,
     };
     let f = tune::fit(&data.train, &data.held_out, &TUNED, &fopt, &ui.phase_bars());
     let note = format!(
         "{} training and {} held-out positions of {} games, K {:.4}, loss {:.6} -> {:.6} \
-         training, {:.6} -> {:.6} held-out",
+         training, {:.6} -> {:.6} held-out{}",
         data.train.len(),
         data.held_out.len(),
         data.games,
@@ -187,7 +209,12 @@ pub fn tune(a: TuneArgs, ui: &Ui) -> Result<(), String> {
         f.before.0,
         f.after.0,
         f.before.1,
-        f.after.1
+        f.after.1,
+        if a.l2 > 0.0 {
+            format!(", ridge {} on the piece-square weights", a.l2)
+        } else {
+            String::new()
+        }
     );
     std::fs::write(&a.output, tune::weights_source(&f.weights, &note))
         .map_err(|e| format!("{}: {e}", a.output.display()))?;

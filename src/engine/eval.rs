@@ -8,74 +8,35 @@
 //! the tuner work on coefficient vectors (Texel's method).
 
 use super::params::{PHASE, PHASE_MAX, TEMPO};
+use super::pst::{folded, pst_index, PST_LEN, W_PST};
 use super::weights::TUNED;
 use crate::board::attacks::{cannon_captures, cannon_quiets, horse_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, Piece, Position, Role, Square};
 use std::sync::LazyLock;
 
-/// The weighted terms of a piece on a square, from its owner's point of view: its material
-/// and the pawn's bonus past the river into `t`; returns the fixed (not tuned) shape of the
-/// piece-square table (middle game, end game).
-fn psq_terms(p: Piece, sq: Square, t: &mut impl Terms) -> (i32, i32) {
-    // from the owner's side: rank 0 is its back rank
-    let r = match p.color {
-        Color::Red => sq.rank() as i32,
-        Color::Black => 9 - sq.rank() as i32,
-    };
-    let f = sq.file() as i32;
-    let cf = (f - 4).abs();
+/// The weighted terms of a piece on a square, from its owner's point of view: its material,
+/// the pawn's bonus past the river and the piece-square weights (middle game, end game).
+fn psq_terms(p: Piece, sq: Square, t: &mut impl Terms) {
+    let (r, f) = folded(p.color, sq);
     if p.role != Role::King {
         let v = W_VALUE + 2 * (p.role.index() - 1);
         t.mg(v, 1);
         t.eg(v + 1, 1);
     }
-    let (m, e) = match p.role {
-        Role::King => (-4 * r - 3 * cf, -2 * r),
-        Role::Advisor => (if f == 4 { 6 } else { 0 }, 0),
-        Role::Elephant => (if f == 4 && r == 2 { 6 } else { 0 }, 0),
-        Role::Horse => {
-            let c = 4 - cf;
-            let adv = if r >= 5 { 4 * (r - 4).min(3) } else { 2 * r };
-            let back = if r == 0 { -12 } else { 0 };
-            (
-                3 * c + adv + back - if f == 0 || f == 8 { 10 } else { 0 },
-                4 * c + adv / 2,
-            )
-        }
-        Role::Rook => {
-            let adv = if r >= 5 { 10 } else { 0 };
-            (adv + if cf == 1 { 6 } else { 0 }, adv / 2)
-        }
-        Role::Cannon => {
-            let center = if f == 4 && r <= 3 { 16 } else { 0 };
-            (center + if r == 2 { 4 } else { 0 }, -5)
-        }
-        Role::Pawn => {
-            if r >= 5 {
-                let k = W_PASSED + 2 * (r - 5) as usize;
-                t.mg(k, 1);
-                t.eg(k + 1, 1);
-                (6 * (4 - cf), 4 * (4 - cf))
-            } else {
-                (
-                    if r == 4 {
-                        5 + if f == 4 { 8 } else { 0 }
-                    } else {
-                        0
-                    },
-                    0,
-                )
-            }
-        }
-    };
-    (m, e)
+    if p.role == Role::Pawn && r >= 5 {
+        let k = W_PASSED + 2 * (r - 5);
+        t.mg(k, 1);
+        t.eg(k + 1, 1);
+    }
+    t.mg(pst_index(p.role, false, r, f), 1);
+    t.eg(pst_index(p.role, true, r, f), 1);
 }
 
 /// (middle game, end game) value of a piece on a square with the tuned weights.
 fn psq_value(p: Piece, sq: Square) -> (i32, i32) {
     let mut t = Weighted::default();
-    let (m, e) = psq_terms(p, sq, &mut t);
-    (m + t.mg, e + t.eg)
+    psq_terms(p, sq, &mut t);
+    (t.mg, t.eg)
 }
 
 static PSQ: LazyLock<[[(i32, i32); 90]; 14]> = LazyLock::new(|| {
@@ -158,11 +119,32 @@ pub const W_KING_ATTACK: usize = 29;
 pub const W_HOLLOW_CANNON: usize = 32;
 /// Cannon on the enemy king's file with two pieces between (the central cannon's pressure).
 pub const W_SCREEN_CANNON: usize = 33;
-/// Number of tuned weights.
-pub const NUM_PARAMS: usize = 34;
+/// Number of tuned weights: the 34 named in [`PARAM_NAMES`], then the piece-square tables
+/// ([`super::pst`]).
+pub const NUM_PARAMS: usize = W_PST + PST_LEN;
 
-/// The tuned weights' names, in order (as written in `src/engine/weights.rs`).
-pub const PARAM_NAMES: [&str; NUM_PARAMS] = [
+/// The name of weight `i`: one of [`PARAM_NAMES`] or a piece-square weight's
+/// (`pst_horse_mg_r3c`).
+pub fn param_name(i: usize) -> Option<String> {
+    PARAM_NAMES
+        .get(i)
+        .map(|n| n.to_string())
+        .or_else(|| super::pst::pst_name(i))
+}
+
+/// The least value of weight `i` the tuner gives it: the named weights are kept at 0 or
+/// more (each is a bonus of a known sign), the piece-square weights take either sign.
+pub fn lower_bound(i: usize) -> f64 {
+    if i < W_PST {
+        0.0
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
+/// The names of the weights before the piece-square tables, in order (as written in
+/// `src/engine/weights.rs`).
+pub const PARAM_NAMES: [&str; W_PST] = [
     "advisor_mg",
     "advisor_eg",
     "elephant_mg",
@@ -368,10 +350,11 @@ pub fn evaluate(pos: &Position, st: &EvalState) -> i32 {
 /// the engine's sum). For the tuner.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Linear {
-    /// The part that does not depend on the tuned weights (piece-square shapes, tempo).
+    /// The part that does not depend on the tuned weights (the tempo).
     pub fixed: f32,
-    /// The coefficient of each weight, taper applied.
-    pub coef: [f32; NUM_PARAMS],
+    /// The weights with a coefficient other than 0 and their coefficients, taper applied,
+    /// by increasing weight index.
+    pub coef: Vec<(u16, f32)>,
 }
 
 /// Records coefficients, split into middle game, end game and flat.
@@ -403,30 +386,28 @@ pub fn linear(pos: &Position) -> Linear {
         eg: [0.0; NUM_PARAMS],
         flat: [0.0; NUM_PARAMS],
     };
-    let (mut fm, mut fe) = (0, 0);
     let mut phase = 0;
     for (p, sq) in pos.piece_list() {
         phase += PHASE[p.role.index()];
-        let (m, e) = if p.color == pos.turn() {
-            psq_terms(p, sq, &mut c)
+        if p.color == pos.turn() {
+            psq_terms(p, sq, &mut c);
         } else {
-            let (m, e) = psq_terms(p, sq, &mut Neg(&mut c));
-            (-m, -e)
-        };
-        fm += m;
-        fe += e;
+            psq_terms(p, sq, &mut Neg(&mut c));
+        }
     }
     activity(pos, pos.turn(), &mut c);
     activity(pos, !pos.turn(), &mut Neg(&mut c));
     shield(pos, pos.turn(), &mut c);
     shield(pos, !pos.turn(), &mut Neg(&mut c));
     let ph = phase.clamp(0, PHASE_MAX) as f32 / PHASE_MAX as f32;
-    let mut coef = [0.0; NUM_PARAMS];
-    for (w, x) in coef.iter_mut().enumerate() {
-        *x = c.mg[w] * ph + c.eg[w] * (1.0 - ph) + c.flat[w];
-    }
+    let coef = (0..NUM_PARAMS)
+        .filter_map(|w| {
+            let x = c.mg[w] * ph + c.eg[w] * (1.0 - ph) + c.flat[w];
+            (x != 0.0).then_some((w as u16, x))
+        })
+        .collect();
     Linear {
-        fixed: fm as f32 * ph + fe as f32 * (1.0 - ph) + TEMPO as f32,
+        fixed: TEMPO as f32,
         coef,
     }
 }
@@ -486,8 +467,7 @@ mod tests {
             let v: f32 = l.fixed
                 + l.coef
                     .iter()
-                    .zip(TUNED)
-                    .map(|(c, w)| c * w as f32)
+                    .map(|&(i, c)| c * TUNED[i as usize] as f32)
                     .sum::<f32>();
             let e = evaluate(&pos, &EvalState::new(&pos));
             assert!(

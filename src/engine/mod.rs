@@ -7,6 +7,7 @@ pub mod eval;
 pub mod params;
 pub mod player;
 pub mod protocol;
+pub mod pst;
 pub mod score;
 pub mod search;
 pub mod see;

@@ -4,12 +4,14 @@
 //! score `σ(e) = 1 / (1 + 10^(-K e / 400))`, and the loss is the mean squared difference to
 //! the game's result. `K` is fitted first with the starting weights (golden-section search)
 //! and then held; the weights are fitted by full-batch gradient descent (Adam) on the
-//! training positions, rounded to whole centipawns and kept at least 0, and the loss is
+//! training positions, rounded to whole centipawns and kept at or above their lower bounds
+//! (0 for the named weights, none for the piece-square tables), and the loss is
 //! reported on the training and the held-out positions before and after. The gradient is
 //! summed over fixed chunks in a fixed order, so a run gives the same weights on any number
 //! of threads. The result is written as the Rust source of [`super::weights`].
 
-use super::eval::{NUM_PARAMS, PARAM_NAMES};
+use super::eval::{lower_bound, NUM_PARAMS, PARAM_NAMES};
+use super::pst::{row_name, W_PST};
 use super::tune_data::Sample;
 use crate::progress::{Phase, Progress};
 use rayon::prelude::*;
@@ -24,8 +26,12 @@ pub struct FitOptions {
     pub iterations: usize,
     /// Adam's step size, in centipawns.
     pub rate: f32,
-    /// Only these weights move (indexes into `PARAM_NAMES`); empty: all of them.
+    /// Only these weights move (indexes below `NUM_PARAMS`); empty: all of them.
     pub only: Vec<usize>,
+    /// Ridge penalty: `l2 × (w - start)²` per piece-square weight is added to the loss the
+    /// steps follow (the reported losses leave it out), which keeps the squares few
+    /// positions reach near their starting values.
+    pub l2: f64,
 }
 
 impl Default for FitOptions {
@@ -34,6 +40,7 @@ impl Default for FitOptions {
             iterations: 600,
             rate: 1.0,
             only: Vec::new(),
+            l2: 0.0,
         }
     }
 }
@@ -99,15 +106,15 @@ pub fn fit_k(data: &[Sample], w: &[f32; NUM_PARAMS]) -> f64 {
 /// Gradient of the loss with respect to the weights.
 fn gradient(data: &[Sample], w: &[f32; NUM_PARAMS], k: f64) -> [f64; NUM_PARAMS] {
     let scale = k * std::f64::consts::LN_10 / 400.0;
-    let parts: Vec<[f64; NUM_PARAMS]> = data
+    let parts: Vec<Vec<f64>> = data
         .par_chunks(CHUNK)
         .map(|c| {
-            let mut g = [0f64; NUM_PARAMS];
+            let mut g = vec![0f64; NUM_PARAMS];
             for s in c {
                 let p = sigmoid(k, s.eval(w) as f64);
                 let f = 2.0 * (p - s.result as f64) * p * (1.0 - p) * scale;
-                for (gi, &ci) in g.iter_mut().zip(&s.coef) {
-                    *gi += f * ci as f64;
+                for &(i, c) in &s.coef {
+                    g[i as usize] += f * c as f64;
                 }
             }
             g
@@ -140,7 +147,10 @@ pub fn fit(
     let mut m = [0f64; NUM_PARAMS];
     let mut v = [0f64; NUM_PARAMS];
     for t in 1..=opt.iterations {
-        let g = gradient(train, &w.map(|x| x as f32), k);
+        let mut g = gradient(train, &w.map(|x| x as f32), k);
+        for i in W_PST..NUM_PARAMS {
+            g[i] += 2.0 * opt.l2 * (w[i] - start[i] as f64);
+        }
         for i in 0..NUM_PARAMS {
             if !opt.only.is_empty() && !opt.only.contains(&i) {
                 continue;
@@ -149,7 +159,7 @@ pub fn fit(
             v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
             let mh = m[i] / (1.0 - b1.powi(t as i32));
             let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] = (w[i] - opt.rate as f64 * mh / (vh.sqrt() + eps)).max(0.0);
+            w[i] = (w[i] - opt.rate as f64 * mh / (vh.sqrt() + eps)).max(lower_bound(i));
         }
         phase.inc(1);
     }
@@ -164,18 +174,25 @@ pub fn fit(
     }
 }
 
-/// The Rust source of `src/engine/weights.rs` holding `w`.
+/// The Rust source of `src/engine/weights.rs` holding `w`: the named weights one a line,
+/// then the piece-square tables a row of five files (edge to middle) a line.
 pub fn weights_source(w: &[i32; NUM_PARAMS], note: &str) -> String {
     let mut s = String::from(
-        "//! The evaluation's tuned weights, in the order of `eval::PARAM_NAMES`. Written by\n\
+        "//! The evaluation's tuned weights, in the order of `eval::PARAM_NAMES`, then the\n\
+         //! piece-square tables of `pst` (rows of files a-e, edge to middle). Written by\n\
          //! `xqdb tune`",
     );
     s.push_str(&format!(" ({note}).\n\n"));
-    s.push_str("/// The weights the engine plays with.\n");
+    s.push_str("/// The weights the engine plays with.\n#[rustfmt::skip]\n");
     s.push_str(&format!("pub const TUNED: [i32; {NUM_PARAMS}] = [\n"));
     for (v, name) in w.iter().zip(PARAM_NAMES) {
         let item = format!("{v},");
         s.push_str(&format!("    {item:<5}// {name}\n"));
+    }
+    for row in w[W_PST..].chunks(5).enumerate() {
+        let (name, _) = row_name(W_PST + 5 * row.0).expect("rows of five cover the tables");
+        let items: String = row.1.iter().map(|v| format!("{:>5},", v)).collect();
+        s.push_str(&format!("   {items} // {name}\n"));
     }
     s.push_str("];\n");
     s
@@ -195,8 +212,7 @@ mod tests {
         for (fixed, horse, wins) in [(200.0, 0.0, 76), (0.0, 1.0, 91)] {
             for i in 0..2000 {
                 let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
-                let mut coef = [0f32; NUM_PARAMS];
-                coef[4] = horse * sign;
+                let coef = vec![(4, horse * sign)];
                 let win = (i / 2) % 100 < wins;
                 let result = if (sign > 0.0) == win { 1.0 } else { 0.0 };
                 data.push(Sample {
@@ -213,6 +229,7 @@ mod tests {
             iterations: 400,
             rate: 4.0,
             only: Vec::new(),
+            l2: 0.0,
         };
         let f = fit(&data, &data, &start, &opt, &crate::progress::Silent);
         assert!(f.after.0 < f.before.0, "{f:?}");

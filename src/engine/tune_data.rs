@@ -17,8 +17,9 @@ use std::path::PathBuf;
 /// One position: the linear form of its evaluation and the game's result.
 #[derive(Clone, Debug)]
 pub struct Sample {
-    /// Coefficient of each weight, from Red's point of view.
-    pub coef: [f32; NUM_PARAMS],
+    /// The weights with a coefficient other than 0 and their coefficients, from Red's point
+    /// of view (indexes below [`NUM_PARAMS`]).
+    pub coef: Vec<(u16, f32)>,
     /// The part of the evaluation no weight changes, from Red's point of view.
     pub fixed: f32,
     /// Red's score in the game: 1, 0.5 or 0.
@@ -29,7 +30,12 @@ impl Sample {
     /// The evaluation with weights `w`, from Red's point of view.
     #[inline]
     pub fn eval(&self, w: &[f32; NUM_PARAMS]) -> f32 {
-        self.fixed + self.coef.iter().zip(w).map(|(c, w)| c * w).sum::<f32>()
+        self.fixed
+            + self
+                .coef
+                .iter()
+                .map(|&(i, c)| c * w[i as usize])
+                .sum::<f32>()
     }
 }
 
@@ -122,7 +128,7 @@ pub fn gather(
                             -1.0
                         };
                         let s = Sample {
-                            coef: l.coef.map(|c| c * sign),
+                            coef: l.coef.iter().map(|&(i, c)| (i, c * sign)).collect(),
                             fixed: l.fixed * sign,
                             result,
                         };
