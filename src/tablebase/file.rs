@@ -174,6 +174,25 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
 /// blocks held in memory are at most this many (with two workers, 16 keep both busy).
 const WRITE_BATCH_BLOCKS: usize = 16;
 
+thread_local! {
+    /// One compression context per worker thread for the whole file: rayon's `map_init`
+    /// makes one per split job, and the many large contexts it allocates and frees raise
+    /// the peak memory of a big table's write by tens of megabytes. Released when the file
+    /// is written ([`release_compressors`]).
+    static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Free the compression contexts of the worker threads ([`CTX`]). A level-15 context holds
+/// a few MiB per thread; kept after a small table's files, they would sit in the worker
+/// threads' heaps through the generation of the next, larger table and raise its peak
+/// (with [`super::generate`]'s fixed mmap threshold they are mapped, and freed here).
+fn release_compressors() {
+    rayon::broadcast(|_| {
+        CTX.with(|cell| cell.borrow_mut().take());
+    });
+}
+
 /// The compressed blocks `blocks` (block numbers) of a file of `t`.
 fn compress_blocks(
     t: &Table,
@@ -185,13 +204,6 @@ fn compress_blocks(
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
     let total = 2 * t.values[0].len();
     if dict.is_none() {
-        // one compression context per worker thread for the whole table: rayon's
-        // `map_init` makes one per split job, and the many large contexts it allocates and
-        // frees raise the peak memory of a big table's write by tens of megabytes
-        thread_local! {
-            static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
-                const { std::cell::RefCell::new(None) };
-        }
         return blocks
             .into_par_iter()
             .map(|k| {
@@ -440,7 +452,9 @@ fn write_file(
         f.sync_all()?;
         Ok(off)
     };
-    let data = match write() {
+    let written_data = write();
+    release_compressors();
+    let data = match written_data {
         Ok(data) => data,
         Err(e) => {
             let _ = fs::remove_file(&tmp);

@@ -35,6 +35,7 @@ pub(super) mod code;
 mod cycles;
 mod dtc;
 mod dtm;
+mod heap;
 mod params;
 mod resume;
 mod retro;
@@ -342,6 +343,7 @@ pub fn generate_from(
     subs: SubTables<'_>,
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
+    heap::settle_heap();
     let index = PlacementIndex::new(material)?;
     let n = index.size() as usize;
     let sub_list = subs_of(material, subs, opts.rules)?;

@@ -22,3 +22,7 @@ pub(super) const REOPEN_BELOW: f64 = 0.004;
 /// conversions); the level walk decodes block by block without it. KRNKR's sub-tables fit
 /// whole (about 8 MB for the sides read).
 pub(super) const SUB_CACHE_BYTES: usize = 32 << 20;
+
+/// Allocations of at least this many bytes are mapped from the system on their own (and
+/// returned to it when freed) while tables are generated: see [`super::heap::settle_heap`].
+pub(super) const MMAP_THRESHOLD_BYTES: usize = 256 << 10;
