@@ -6,10 +6,9 @@
 //! megabyte-sized buffers of the next tables (bit arrays, sub-table blocks, compression
 //! contexts) land in the heap, where they stay resident after being freed (a heap returns
 //! memory only from its top). Measured on KRNKR with all sub-tables (rule set 1, WDL and
-//! DTM, 2 threads): 127.5-131.0 MiB at peak, against 120.6 MiB for KRNKR alone; with the
-//! fixed threshold of 256 KiB ([`super::params::MMAP_THRESHOLD_BYTES`]), 120.1 MiB. A fixed threshold
-//! ([`super::params::MMAP_THRESHOLD_BYTES`]) stops the climb: the closure's peak is then that of
-//! KRNKR alone.
+//! DTM, 2 threads): 127.5-131.0 MiB at peak, against 120.6 MiB for KRNKR alone. A fixed
+//! threshold of 256 KiB ([`super::params::MMAP_THRESHOLD_BYTES`]) stops the climb: the
+//! closure's peak is then that of KRNKR alone (120.1 MiB).
 
 /// Fix the mmap threshold of the C heap (once per process; glibc only, elsewhere nothing).
 pub(super) fn settle_heap() {
