@@ -5,10 +5,12 @@
 //! closure frees the arrays of the smaller tables first, so the threshold climbs, and the
 //! megabyte-sized buffers of the next tables (bit arrays, sub-table blocks, compression
 //! contexts) land in the heap, where they stay resident after being freed (a heap returns
-//! memory only from its top). Measured on KRNKR with all sub-tables (rule set 1, WDL and
-//! DTM, 2 threads): 127.5-131.0 MiB at peak, against 120.6 MiB for KRNKR alone. A fixed
-//! threshold of 256 KiB ([`super::params::MMAP_THRESHOLD_BYTES`]) stops the climb: the
-//! closure's peak is then that of KRNKR alone (120.1 MiB).
+//! memory only from its top). A fixed threshold ([`super::params::MMAP_THRESHOLD_BYTES`],
+//! 256 KiB) stops the climb. Measured on KRNKR with all sub-tables (rule set 1, WDL and DTM,
+//! 2 threads): 127.5-131.0 MiB at peak before, 120.1 MiB with it, the peak of
+//! KRNKR alone. The cost: blocks of 256 KiB or more (sub-table blocks decoded by the level
+//! walk, the files' raw blocks) are mapped afresh each time, about 0.25 s of system time
+//! (page faults) on that closure, next to 70 s of user time.
 
 /// Fix the mmap threshold of the C heap (once per process; glibc only, elsewhere nothing).
 pub(super) fn settle_heap() {
