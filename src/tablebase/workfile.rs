@@ -34,6 +34,10 @@ use std::thread::JoinHandle;
 /// How often the trimmer looks at the resident set (milliseconds).
 pub const TRIM_EVERY_MS: u64 = 5;
 
+/// [`WorkFile::tick`] checks the resident set at every this many calls (a level scan of
+/// KRNKAABB makes about 20,000 calls).
+pub const TRIM_CHECK_EVERY: u64 = 32;
+
 /// Alignment of a region in the work file (a huge page, so that the regions' offsets
 /// suit any page size).
 const REGION_ALIGN: u64 = 2 << 20;
@@ -61,6 +65,14 @@ impl Buf {
         match &self.inner {
             Inner::Heap(_) => Backing::Heap,
             Inner::Mapped { work, .. } => Backing::File(work.clone()),
+        }
+    }
+
+    /// The work file the buffer is in, if any.
+    pub fn work_file(&self) -> Option<&Arc<WorkFile>> {
+        match &self.inner {
+            Inner::Heap(_) => None,
+            Inner::Mapped { work, .. } => Some(work),
         }
     }
 
@@ -249,6 +261,8 @@ struct Shared {
     limit: u64,
     /// Number of times the mapped pages were dropped.
     trims: AtomicU64,
+    /// Calls of [`WorkFile::tick`].
+    ticks: AtomicU64,
 }
 
 /// A work file: regions allocated one after the other, mapped shared, and a trimmer
@@ -282,6 +296,7 @@ impl WorkFile {
             stop: AtomicBool::new(false),
             limit,
             trims: AtomicU64::new(0),
+            ticks: AtomicU64::new(0),
         });
         let mut work = WorkFile {
             path: path.to_path_buf(),
@@ -304,6 +319,15 @@ impl WorkFile {
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A worker's pass has done a slice of work (the generator's scans call this once per
+    /// chunk): every [`TRIM_CHECK_EVERY`]-th call checks the resident set and trims at once
+    /// (besides the trimmer thread, which a busy machine may wake late).
+    pub fn tick(&self) {
+        if self.shared.ticks.fetch_add(1, Relaxed) % TRIM_CHECK_EVERY == 0 {
+            self.shared.trim_if_over();
+        }
     }
 
     /// How many times the trimmer dropped the mapped pages.
@@ -445,13 +469,25 @@ pub fn resident_bytes() -> u64 {
 fn trim_loop(shared: &Shared) {
     while !shared.stop.load(Relaxed) {
         std::thread::sleep(std::time::Duration::from_millis(TRIM_EVERY_MS));
-        // at half the limit: the threads go on touching pages until the trimmer has
-        // dropped them (a scan maps pages at several GB/s; KRNKAABB at 62M with the trigger
-        // at three quarters and every 20 ms peaked at 155 MiB, its median 38 MiB)
-        if resident_bytes() <= shared.limit / 2 {
-            continue;
+        shared.trim_if_over();
+    }
+}
+
+impl Shared {
+    /// Drop the mapped pages when the resident set is above half the limit. At half: the
+    /// threads go on touching pages until they are dropped (a scan maps pages at several
+    /// GB/s; KRNKAABB at 62M with the trigger at three quarters of the limit, checked every
+    /// 20 ms by the trimmer alone, peaked at 155 MiB, its median 38 MiB).
+    fn trim_if_over(&self) {
+        if resident_bytes() <= self.limit / 2 {
+            return;
         }
-        let regions = shared.regions.lock().unwrap_or_else(|e| e.into_inner());
+        // one trim at a time; a thread that finds one running goes on
+        let regions = match self.regions.try_lock() {
+            Ok(r) => r,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
         for &(addr, len) in regions.iter() {
             // SAFETY: the region is mapped (regions are unregistered under this lock before
             // they are unmapped); MADV_DONTNEED on a shared file mapping only drops this
@@ -460,7 +496,7 @@ fn trim_loop(shared: &Shared) {
                 libc::madvise(addr as *mut libc::c_void, len, libc::MADV_DONTNEED);
             }
         }
-        shared.trims.fetch_add(1, Relaxed);
+        self.trims.fetch_add(1, Relaxed);
     }
 }
 

@@ -148,8 +148,13 @@ impl Bytes {
     }
 
     /// Call `f` for every index in `start..end` (`start` a multiple of 8) whose byte is `v`.
+    /// In a work file, a scan is also where the resident set is checked (see
+    /// [`crate::tablebase::workfile::WorkFile::tick`]).
     #[inline(always)]
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        if let Some(w) = self.w.buf.work_file() {
+            w.tick();
+        }
         let pattern = ONES * v as u64;
         let words = self.words();
         for (w, word) in words

@@ -483,16 +483,23 @@ fn finish(g: Gen<'_>) -> ([Buf; 2], Option<[Buf; 2]>) {
     for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {
         // in place: the auxiliary bytes become the values, the codes the verdicts
         let (mut v, mut a) = (v.into_buf(), a.into_buf());
-        for (c, d) in v.iter_mut().zip(a.iter_mut()) {
-            let value = if *c & code::OPEN != 0 || *c == code::DRAW {
-                DRAW
-            } else if *c == code::ILLEGAL {
-                ILLEGAL
-            } else {
-                *d
-            };
-            *d = value;
-            *c = verdict_of(*c).map_or(255, |x| x.encode());
+        // (in a work file, a slice at a time with the resident set checked in between)
+        let work = v.work_file().cloned();
+        for (cs, ds) in v.chunks_mut(CHUNK).zip(a.chunks_mut(CHUNK)) {
+            if let Some(w) = &work {
+                w.tick();
+            }
+            for (c, d) in cs.iter_mut().zip(ds.iter_mut()) {
+                let value = if *c & code::OPEN != 0 || *c == code::DRAW {
+                    DRAW
+                } else if *c == code::ILLEGAL {
+                    ILLEGAL
+                } else {
+                    *d
+                };
+                *d = value;
+                *c = verdict_of(*c).map_or(255, |x| x.encode());
+            }
         }
         values[s] = a;
         verdicts[s] = v;
