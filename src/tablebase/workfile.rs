@@ -325,7 +325,12 @@ impl WorkFile {
     /// chunk): every [`TRIM_CHECK_EVERY`]-th call checks the resident set and trims at once
     /// (besides the trimmer thread, which a busy machine may wake late).
     pub fn tick(&self) {
-        if self.shared.ticks.fetch_add(1, Relaxed) % TRIM_CHECK_EVERY == 0 {
+        if self
+            .shared
+            .ticks
+            .fetch_add(1, Relaxed)
+            .is_multiple_of(TRIM_CHECK_EVERY)
+        {
             self.shared.trim_if_over();
         }
     }
