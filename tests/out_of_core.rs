@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 const TABLE: &str = "KRKN";
-/// Far below any table's state: every table of the closure but KK goes out of core.
+/// Far below any table's needs: every table of the closure goes out of core.
 const LIMIT: &str = "1M";
 
 fn xqdb(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
