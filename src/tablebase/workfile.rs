@@ -38,9 +38,9 @@ pub const TRIM_EVERY_MS: u64 = 5;
 /// KRNKAABB makes about 20,000 calls).
 pub const TRIM_CHECK_EVERY: u64 = 32;
 
-/// Alignment of a region in the work file (a huge page, so that the regions' offsets
-/// suit any page size).
-const REGION_ALIGN: u64 = 2 << 20;
+/// Alignment of a region in the work file (a mapping's offset must be a multiple of the
+/// page size: 64 KiB suits every page size Linux uses; the gaps are never allocated).
+const REGION_ALIGN: u64 = 64 << 10;
 
 /// A byte buffer on the heap or in a work file (see the module documentation).
 pub struct Buf {
