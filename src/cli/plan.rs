@@ -24,6 +24,9 @@ pub struct PlanArgs {
     /// Print the plan as JSON (for scripts: the Dask driver in contrib/dask reads it).
     #[arg(long)]
     json: bool,
+    /// Estimate for `gen --memory LIMIT` (out of core beyond LIMIT, such as 4G).
+    #[arg(long, value_name = "LIMIT", value_parser = xqdb::tablebase::workfile::parse_size)]
+    memory: Option<u64>,
 }
 
 /// Wall time for people: seconds, minutes, hours or days.
@@ -64,23 +67,29 @@ pub fn plan(a: PlanArgs) -> Result<(), String> {
     if targets.is_empty() {
         return Err("nothing to plan: name materials, or use --set NAME or --default".into());
     }
-    let p = Plan::new(&targets, a.rules).map_err(|e| e.to_string())?;
+    let p = Plan::with_limit(&targets, a.rules, &Params::MEASURED, a.memory)
+        .map_err(|e| e.to_string())?;
     if a.json {
         println!("{}", p.to_json());
         return Ok(());
     }
     println!(
-        "{:<14} {:<11} {:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  sub-tables",
+        "{:<14} {:<11} {:>14} {:>10} {:>9} {:>9} {:>9} {:>9}  sub-tables",
         "table", "shape", "positions", "gen mem", "gen", "ver. mem", "verify", "disk"
     );
     for t in &p.tables {
         let deps: Vec<String> = t.deps.iter().map(|d| d.to_string()).collect();
         println!(
-            "{:<14} {:<11} {:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
+            "{:<14} {:<11} {:>14} {:>10} {:>9} {:>9} {:>9} {:>9}  {}",
             t.material.to_string(),
             t.shape.name(),
             t.positions,
-            mib(t.peak_bytes),
+            // out of core: marked, its work file under the totals
+            format!(
+                "{}{}",
+                mib(t.peak_bytes),
+                if t.out_of_core { "*" } else { " " }
+            ),
             duration(t.seconds),
             mib(t.verify_peak_bytes),
             duration(t.verify_seconds),
@@ -93,7 +102,20 @@ pub fn plan(a: PlanArgs) -> Result<(), String> {
         );
     }
     print_totals(&p.totals(), a.rules);
+    print_out_of_core(&p.totals(), a.memory);
     Ok(())
+}
+
+/// The out-of-core line of `plan` and `sets --memory`.
+fn print_out_of_core(t: &PlanTotals, memory: Option<u64>) {
+    if let Some(limit) = memory {
+        println!(
+            "--memory {}: {} table(s) out of core (* in `plan`), their work file at most {} of disk besides the tables",
+            mib(limit),
+            t.out_of_core,
+            size(t.work_bytes)
+        );
+    }
 }
 
 fn print_totals(t: &PlanTotals, rules: RuleSet) {
@@ -118,6 +140,9 @@ pub struct SetsArgs {
     /// The rule set the estimates are for.
     #[arg(long, value_enum, default_value_t = RuleSet::CheckChase)]
     rules: RuleSet,
+    /// Estimate for `gen --memory LIMIT` (out of core beyond LIMIT, such as 4G).
+    #[arg(long, value_name = "LIMIT", value_parser = xqdb::tablebase::workfile::parse_size)]
+    memory: Option<u64>,
 }
 
 /// `xqdb sets`: each named set with its tables, positions and estimated costs.
@@ -134,7 +159,8 @@ pub fn sets(a: SetsArgs) -> Result<(), String> {
         "disk"
     );
     for s in NamedSet::ALL {
-        let p = Plan::new(&s.targets(), a.rules).map_err(|e| e.to_string())?;
+        let p = Plan::with_limit(&s.targets(), a.rules, &Params::MEASURED, a.memory)
+            .map_err(|e| e.to_string())?;
         let t = p.totals();
         println!(
             "{:<10} {:>7} {:>18} {:>10} {:>10} {:>24} {:>11} {:>9}",
@@ -152,6 +178,10 @@ pub fn sets(a: SetsArgs) -> Result<(), String> {
             size(t.disk_bytes)
         );
         println!("           {}", s.description());
+        if a.memory.is_some() {
+            print!("           ");
+            print_out_of_core(&t, a.memory);
+        }
     }
     println!(
         "estimates for rule set {} on this machine ({} threads, one table after another; `xqdb plan --set NAME` lists the tables)",

@@ -65,6 +65,12 @@ pub struct GenArgs {
     /// none (every cycle is a draw, for comparison).
     #[arg(long, value_enum, default_value_t = RuleSet::CheckChase)]
     rules: RuleSet,
+    /// Out-of-core mode: a table whose generation would take more memory than LIMIT (such
+    /// as 4G or 512M) keeps its arrays in a work file in the table folder
+    /// (`MATERIAL.work`, removed when the table is written) and the process's resident
+    /// set near LIMIT; tables that fit stay in memory.
+    #[arg(long, value_name = "LIMIT", value_parser = xqdb::tablebase::workfile::parse_size)]
+    memory: Option<u64>,
     /// Regenerate tables found in the folder under another rule set (else an error).
     #[arg(long)]
     replace: bool,
@@ -126,6 +132,7 @@ pub fn gen(a: GenArgs, ui: &Ui) -> Result<(), String> {
         existing,
         wait: !a.no_wait,
         dtc,
+        memory: a.memory,
     };
     if a.no_deps {
         return gen_no_deps(&targets, &a.common.dir(), how, ui);
@@ -144,6 +151,8 @@ pub struct How {
     pub wait: bool,
     /// Build the DTC files too.
     pub dtc: bool,
+    /// Out-of-core limit (`gen --memory`).
+    pub memory: Option<u64>,
 }
 
 /// `gen --no-deps`: the tables named, smallest first, once their sub-tables are all there.
@@ -188,6 +197,7 @@ pub fn gen_tables(
         existing,
         wait: true,
         dtc: true,
+        memory: None,
     };
     gen_order(&closure(targets), dir, how, ui)
 }
@@ -199,6 +209,7 @@ fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Re
         existing,
         wait,
         dtc,
+        memory,
     } = how;
     let start = Instant::now();
     let mut generated = 0;
@@ -217,6 +228,8 @@ fn gen_order(order: &[Material], dir: &std::path::Path, how: How, ui: &Ui) -> Re
         checkpoint: Some(&ck),
         notify: &notify,
         wait_for_lock: wait,
+        memory,
+        work_dir: Some(dir),
     };
     generate_in_order_with(order, dir, opts, dtc, existing, |s| {
         if s.skipped {

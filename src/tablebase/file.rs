@@ -13,6 +13,7 @@ pub use super::header::{
 pub use super::reader::TableFile;
 use super::table::Table;
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use super::workfile::Buf;
 use crate::index::Material;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
@@ -101,7 +102,7 @@ pub(super) fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
 /// Black to move). Values that do not matter repeat the previous byte.
 fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
     let n = t.values[0].len();
-    let at = |arr: &[Vec<u8>; 2], k: usize| if k < n { arr[0][k] } else { arr[1][k - n] };
+    let at = |arr: &[Buf; 2], k: usize| if k < n { arr[0][k] } else { arr[1][k - n] };
     let mut out = Vec::with_capacity(range.len());
     let mut prev = 0u8;
     for k in range {
@@ -340,7 +341,7 @@ fn write_file(
     fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let positions = values[0].len() as u64;
     let counts = super::values::outcome_counts(values);
-    let max_of = |arr: &[Vec<u8>; 2]| {
+    let max_of = |arr: &[Buf; 2]| {
         arr.iter()
             .flatten()
             .filter(|&&v| v <= MAX_DTM)

@@ -20,6 +20,7 @@ pub mod table;
 pub mod values;
 pub mod verify;
 pub mod verify_dtc;
+pub mod workfile;
 
 pub use generate::generate;
 pub use probe::{MoveOutcome, ProbeError, Tablebases};

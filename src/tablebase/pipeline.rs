@@ -5,6 +5,7 @@ use super::file::{table_path, write_files_shedding, Metric, TableFile, Written};
 use super::generate::{generate, generate_from, GenOptions, SubTables};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
+use super::workfile::Buf;
 use crate::board::rules::RuleSet;
 use crate::board::{Color, Position, Role};
 use crate::index::{Material, PieceList, PlacementIndex};
@@ -155,9 +156,9 @@ pub fn load_table(dir: &Path, m: &Material, verdicts: bool) -> Result<Table, TbE
     Ok(Table {
         material: *m,
         index,
-        values,
+        values: values.map(Buf::from),
         rules: wdl.header.rules,
-        verdicts,
+        verdicts: verdicts.map(|v| v.map(Buf::from)),
         dtc: None,
     })
 }
@@ -303,6 +304,11 @@ pub fn generate_in_order_with(
     existing: Existing,
     mut report: impl FnMut(&GenSummary),
 ) -> Result<Vec<GenSummary>, TbError> {
+    // work files (out-of-core mode) go beside the tables unless said otherwise
+    let opts = GenOptions {
+        work_dir: opts.work_dir.or(Some(dir)),
+        ..opts
+    };
     let mut out = Vec::new();
     for m in order {
         let mut state = files_state(dir, m);

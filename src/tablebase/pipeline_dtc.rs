@@ -6,6 +6,7 @@ use super::generate::{generate_dtc, SubTables};
 use super::pipeline::load_table;
 use super::table::{Table, TableSet, TbError};
 use super::values::{DRAW, ILLEGAL, MAX_DTM};
+use super::workfile::Buf;
 use crate::board::Color;
 use crate::index::Material;
 use crate::progress::Progress;
@@ -129,7 +130,7 @@ pub fn load_dtc(dir: &Path, table: &mut Table) -> Result<(), TbError> {
         };
         derive_losses(table, s, this, other).map_err(&corrupt)?;
     }
-    table.dtc = Some(dtc);
+    table.dtc = Some(dtc.map(Buf::from));
     Ok(())
 }
 

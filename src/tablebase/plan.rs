@@ -5,6 +5,7 @@
 //! sub-tables with [`missing_subtables`] before building it alone.
 
 use super::file::{table_path, Metric, TableFile};
+use super::generate;
 use super::pipeline::closure;
 use super::sets::ATTACKERS;
 use super::table::table_material;
@@ -91,6 +92,9 @@ pub struct Params {
     pub disk_bytes_per_position: [f64; 3],
     /// File bytes per table besides its positions (the two headers and block offsets).
     pub disk_bytes_per_table: f64,
+    /// Generation time out of core (`gen --memory`, arrays in a work file) as a multiple
+    /// of the time in memory.
+    pub out_of_core_time_factor: f64,
 }
 
 impl Params {
@@ -154,6 +158,9 @@ impl Params {
         disk_bytes_per_position: [0.0014, 0.114, 0.165],
         // an empty table's two files: 185 + 182 bytes
         disk_bytes_per_table: 370.0,
+        // KRNKAABB alone (2026-11-26, see README): 61.6 CPU s out of core (limit 62M)
+        // against 53.8 s in memory
+        out_of_core_time_factor: 1.15,
     };
 }
 
@@ -180,6 +187,11 @@ pub struct TableCost {
     pub verify_peak_bytes: u64,
     /// Estimated size of its files (bytes).
     pub disk_bytes: u64,
+    /// True when `gen --memory` keeps its arrays in a work file (see
+    /// [`crate::tablebase::workfile`]).
+    pub out_of_core: bool,
+    /// Size of that work file while the table is generated (bytes; 0 in memory).
+    pub work_bytes: u64,
 }
 
 /// The tables needed for some targets, smallest first (an order in which every table comes
@@ -190,6 +202,8 @@ pub struct Plan {
     pub rules: RuleSet,
     /// The tables in generation order.
     pub tables: Vec<TableCost>,
+    /// The `gen --memory` limit the estimates are for (None: in memory).
+    pub memory: Option<u64>,
 }
 
 /// Totals of a plan.
@@ -211,6 +225,11 @@ pub struct PlanTotals {
     pub verify_peak_bytes: u64,
     /// Disk of every table's files (bytes).
     pub disk_bytes: u64,
+    /// Number of tables generated out of core.
+    pub out_of_core: usize,
+    /// The largest work file (bytes): the disk needed besides the tables' files, one table
+    /// at a time.
+    pub work_bytes: u64,
 }
 
 /// The direct sub-tables of a table: every table one capture away, as table names, without
@@ -230,6 +249,42 @@ pub fn direct_deps(m: &Material) -> Vec<Material> {
 
 /// The cost of one table under `rules` with the constants `p`.
 pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost, IndexError> {
+    table_cost_limited(m, rules, p, None)
+}
+
+/// [`table_cost`] under `gen --memory LIMIT`: a table whose state does not fit is generated
+/// out of core, as the generator decides it ([`generate::state_bytes`] and
+/// [`generate::BASE_BYTES`] against the limit); its peak is then the limit (the trimmer
+/// holds the resident set under it) plus what stays on the heap (the repetition rules' two
+/// bits per index entry), its time [`Params::out_of_core_time_factor`] times longer, and it
+/// needs its work file on disk (the largest of the state and, as `gen` builds the DTC file
+/// by default, the table's values, verdicts and DTC: three bytes per position).
+pub fn table_cost_limited(
+    m: &Material,
+    rules: RuleSet,
+    p: &Params,
+    limit: Option<u64>,
+) -> Result<TableCost, IndexError> {
+    let mut c = table_cost_in_memory(m, rules, p)?;
+    let m = c.material;
+    let n = c.positions / 2;
+    let state = generate::state_bytes(m, n, rules);
+    if let Some(limit) = limit.filter(|&l| generate::BASE_BYTES + state > l) {
+        let heap_bits = if state > 4 * n.next_multiple_of(8) {
+            2 * n.div_ceil(64) * 8
+        } else {
+            0
+        };
+        c.peak_bytes = c.peak_bytes.min(limit + heap_bits);
+        c.seconds *= p.out_of_core_time_factor;
+        c.out_of_core = true;
+        // the state, then the table it becomes (values and verdicts) with its DTC
+        c.work_bytes = state.max(6 * n.next_multiple_of(8));
+    }
+    Ok(c)
+}
+
+fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost, IndexError> {
     let m = table_material(*m).0;
     let positions = 2 * PlacementIndex::new(m)?.size();
     let deps = direct_deps(&m);
@@ -259,6 +314,8 @@ pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost,
         verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
         verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,
         disk_bytes: (p.disk_bytes_per_table + p.disk_bytes_per_position[s] * pos) as u64,
+        out_of_core: false,
+        work_bytes: 0,
     })
 }
 
@@ -275,11 +332,25 @@ impl Plan {
         rules: RuleSet,
         p: &Params,
     ) -> Result<Plan, IndexError> {
+        Plan::with_limit(targets, rules, p, None)
+    }
+
+    /// The plan under `gen --memory LIMIT` (None: in memory).
+    pub fn with_limit(
+        targets: &[Material],
+        rules: RuleSet,
+        p: &Params,
+        memory: Option<u64>,
+    ) -> Result<Plan, IndexError> {
         let tables = closure(targets)
             .iter()
-            .map(|m| table_cost(m, rules, p))
+            .map(|m| table_cost_limited(m, rules, p, memory))
             .collect::<Result<_, _>>()?;
-        Ok(Plan { rules, tables })
+        Ok(Plan {
+            rules,
+            tables,
+            memory,
+        })
     }
 
     /// The totals.
@@ -299,12 +370,14 @@ impl Plan {
                 .max()
                 .unwrap_or(0),
             disk_bytes: self.tables.iter().map(|t| t.disk_bytes).sum(),
+            out_of_core: self.tables.iter().filter(|t| t.out_of_core).count(),
+            work_bytes: self.tables.iter().map(|t| t.work_bytes).max().unwrap_or(0),
         }
     }
 
     /// The plan as JSON: `{"rules", "threads", "tables": [{"material", "shape", "deps",
     /// "positions", "sub_positions", "peak_bytes", "seconds", "verify_seconds",
-    /// "verify_peak_bytes", "disk_bytes"}...],
+    /// "verify_peak_bytes", "disk_bytes", "out_of_core", "work_bytes"}...], "memory",
     /// "totals": {...}}`, tables in generation order (the Dask driver reads it).
     pub fn to_json(&self) -> serde_json::Value {
         let t = self.totals();
@@ -323,7 +396,10 @@ impl Plan {
                 "verify_seconds": c.verify_seconds,
                 "verify_peak_bytes": c.verify_peak_bytes,
                 "disk_bytes": c.disk_bytes,
+                "out_of_core": c.out_of_core,
+                "work_bytes": c.work_bytes,
             })).collect::<Vec<_>>(),
+            "memory": self.memory,
             "totals": {
                 "tables": t.tables,
                 "positions": t.positions,
@@ -333,6 +409,8 @@ impl Plan {
                 "peak_table": t.peak_table.map(|m| m.to_string()),
                 "verify_peak_bytes": t.verify_peak_bytes,
                 "disk_bytes": t.disk_bytes,
+                "out_of_core": t.out_of_core,
+                "work_bytes": t.work_bytes,
             },
         })
     }
@@ -478,6 +556,29 @@ mod tests {
         let two = table_cost(&m("KRKNB"), RuleSet::CheckChase, p).unwrap();
         let none = table_cost(&m("KABKAB"), RuleSet::CheckChase, p).unwrap();
         assert!(none.seconds < one.seconds && one.seconds < two.seconds);
+    }
+
+    #[test]
+    fn a_memory_limit_moves_big_tables_out_of_core() {
+        let p = &Params::MEASURED;
+        let t = &[m("KRNKAABB")];
+        let free = Plan::new(t, RuleSet::CheckChase).unwrap();
+        let big = free.tables.last().unwrap().clone();
+        assert!(!big.out_of_core && big.work_bytes == 0);
+        let limit = big.peak_bytes / 3;
+        let lim = Plan::with_limit(t, RuleSet::CheckChase, p, Some(limit)).unwrap();
+        let b = lim.tables.last().unwrap();
+        assert_eq!(b.material, big.material);
+        // one-sided: no rule bits on the heap, the peak is the limit
+        assert!(b.out_of_core && b.peak_bytes == limit && b.seconds > big.seconds);
+        // the work file holds the table's values, verdicts and DTC at last
+        assert!(b.work_bytes >= b.positions * 3 && b.work_bytes < b.positions * 3 + 64);
+        let (tf, tl) = (free.totals(), lim.totals());
+        assert!(tl.out_of_core >= 1 && tl.work_bytes == b.work_bytes && tf.work_bytes == 0);
+        assert!(tl.peak_bytes < tf.peak_bytes);
+        // small tables stay in memory
+        assert!(lim.tables.iter().any(|t| !t.out_of_core));
+        assert_eq!(lim.to_json()["totals"]["work_bytes"], b.work_bytes);
     }
 
     #[test]

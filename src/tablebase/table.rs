@@ -2,6 +2,7 @@
 //! for any position through the colour flip.
 
 use super::values::ILLEGAL;
+use super::workfile::Buf;
 use crate::board::rules::RuleSet;
 use crate::board::{Color, Position};
 use crate::index::{IndexError, Material, PlacementIndex};
@@ -16,16 +17,16 @@ pub struct Table {
     /// Its placement index.
     pub index: PlacementIndex,
     /// `values[side to move][index]`: distance to mate (see `values`).
-    pub values: [Vec<u8>; 2],
+    pub values: [Buf; 2],
     /// The repetition rule set the values follow.
     pub rules: RuleSet,
     /// Under rule set 1, when some result rests on the rules: the WDL-file byte of every
     /// position (a [`super::values::Verdict`], 255 for illegal placements). None when every
     /// verdict is the plain one of `values`.
-    pub verdicts: Option<[Vec<u8>; 2]>,
+    pub verdicts: Option<[Buf; 2]>,
     /// When computed or loaded: `dtc[side to move][index]`, the distance to conversion in
     /// plies of decided positions ([`super::values::DRAW`] and [`ILLEGAL`] as in `values`).
-    pub dtc: Option<[Vec<u8>; 2]>,
+    pub dtc: Option<[Buf; 2]>,
 }
 
 impl Table {

@@ -165,10 +165,10 @@ impl Verdict {
 }
 
 /// Per side to move (Red, Black): wins, draws, losses, illegal.
-pub fn outcome_counts(values: &[Vec<u8>; 2]) -> [[u64; 4]; 2] {
+pub fn outcome_counts<B: AsRef<[u8]>>(values: &[B; 2]) -> [[u64; 4]; 2] {
     let mut counts = [[0u64; 4]; 2];
     for (s, side) in values.iter().enumerate() {
-        for &v in side {
+        for &v in side.as_ref() {
             let k = match wdl_of(v) {
                 Some(Wdl::Win) => 0,
                 Some(Wdl::Draw) => 1,

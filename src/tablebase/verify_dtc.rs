@@ -17,6 +17,7 @@
 use super::table::{Table, TableSet};
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use super::verify::{stored_verdict, successors, Mismatch, Succ, VerifyReport};
+use super::workfile::Buf;
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
@@ -24,7 +25,7 @@ use rayon::prelude::*;
 
 /// The DTC of one decided position from its successors (None when a successor cannot be
 /// looked up: reported as a mismatch).
-fn derive(dtc: &[Vec<u8>; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<u8> {
+fn derive(dtc: &[Buf; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<u8> {
     let t = (!side).index();
     let mut best: Option<u8> = None;
     for s in succ {
@@ -61,7 +62,7 @@ fn derive(dtc: &[Vec<u8>; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<
 /// One position (side to move, index) of a table whose DTC is checked.
 pub(super) struct DtcAt<'a> {
     pub(super) table: &'a Table,
-    pub(super) dtc: &'a [Vec<u8>; 2],
+    pub(super) dtc: &'a [Buf; 2],
     pub(super) tables: &'a TableSet,
     pub(super) side: Color,
     pub(super) index: usize,

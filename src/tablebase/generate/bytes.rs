@@ -2,52 +2,98 @@
 //! atomic word, so that a scan tests eight positions at once and any byte can be updated
 //! atomically.
 
+use crate::tablebase::table::TbError;
+use crate::tablebase::workfile::{Backing, Buf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// One byte per position, in a plain byte buffer that the threads share as 8-byte atomic
-/// words; [`Bytes::into_vec`] hands the buffer over without a copy (the table's peak memory
-/// is the generation state, not the generation state plus its result).
-pub(super) struct Bytes {
-    buf: Vec<u8>,
+/// A [`Buf`] seen as 8-byte atomic words (from its first 8-byte boundary on).
+struct Words {
+    buf: Buf,
     /// `buf`'s own pointer (taken mutably once), advanced to an 8-byte boundary.
     base: *mut u8,
     off: usize,
-    len: usize,
+    words: usize,
 }
 
-// SAFETY: every access after construction goes through atomic words (see `words`); the
-// buffer is owned and only handed out by `into_vec`, which consumes the value.
-unsafe impl Sync for Bytes {}
+// SAFETY: every access after construction goes through atomic words (see `atoms`); the
+// buffer is owned and only handed out by `into_buf`, which consumes the value.
+unsafe impl Sync for Words {}
 // SAFETY: as above; the raw pointer points into the owned buffer.
-unsafe impl Send for Bytes {}
+unsafe impl Send for Words {}
 
-impl Bytes {
-    /// `len` bytes of value `fill`.
-    pub fn new(len: usize, fill: u8) -> Bytes {
-        let words = len.div_ceil(8);
-        let mut buf = vec![fill; words * 8 + 8];
+impl Words {
+    /// `words` words of bytes `fill`, where `backing` puts them.
+    fn new(backing: &Backing, words: usize, fill: u8) -> Result<Words, TbError> {
+        // a mapped buffer starts on a page; a heap one may need up to 7 bytes to align
+        let slack = if backing.is_file() { 0 } else { 8 };
+        let mut buf = backing.buf(words * 8 + slack, fill)?;
         let start = buf.as_mut_ptr();
         let off = start.align_offset(8);
-        assert!(off < 8, "a byte buffer can be aligned to 8 within 8 bytes");
-        // SAFETY: off < 8 and the buffer has words * 8 + 8 bytes.
+        assert!(
+            off <= slack,
+            "a byte buffer can be aligned to 8 within its slack"
+        );
+        // SAFETY: off <= slack and the buffer has words * 8 + slack bytes.
         let base = unsafe { start.add(off) };
-        Bytes {
+        Ok(Words {
             buf,
             base,
             off,
-            len,
+            words,
+        })
+    }
+
+    #[inline(always)]
+    fn atoms(&self) -> &[AtomicU64] {
+        // SAFETY: `base` is 8-byte aligned and points to `words` words inside the owned
+        // buffer, which lives as long as `self`; AtomicU64 has u64's layout; no plain
+        // reference to the buffer exists while `self` is shared.
+        unsafe { std::slice::from_raw_parts(self.base as *const AtomicU64, self.words) }
+    }
+
+    /// The buffer, its first `len` bytes those of the words.
+    fn into_buf(self, len: usize) -> Buf {
+        let Words { mut buf, off, .. } = self;
+        if off > 0 {
+            buf.copy_within(off..off + len, 0);
         }
+        buf.truncate(len);
+        buf
+    }
+}
+
+/// One byte per position, in a plain byte buffer (on the heap or in a work file, see
+/// [`Backing`]) that the threads share as 8-byte atomic words; [`Bytes::into_buf`] hands
+/// the buffer over without a copy (the table's peak memory is the generation state, not the
+/// generation state plus its result).
+pub(super) struct Bytes {
+    w: Words,
+    len: usize,
+}
+
+impl Bytes {
+    /// `len` bytes of value `fill` on the heap.
+    pub fn new(len: usize, fill: u8) -> Bytes {
+        match Bytes::with(&Backing::Heap, len, fill) {
+            Ok(b) => b,
+            Err(e) => unreachable!("the heap backing does not fail: {e}"),
+        }
+    }
+
+    /// `len` bytes of value `fill`, where `backing` puts them.
+    pub fn with(backing: &Backing, len: usize, fill: u8) -> Result<Bytes, TbError> {
+        Ok(Bytes {
+            w: Words::new(backing, len.div_ceil(8), fill)?,
+            len,
+        })
     }
 
     #[inline(always)]
     fn words(&self) -> &[AtomicU64] {
-        // SAFETY: `base` is 8-byte aligned and points to `len.div_ceil(8)` words inside the
-        // owned buffer, which lives as long as `self`; AtomicU64 has u64's layout; no plain
-        // reference to the buffer exists while `self` is shared.
-        unsafe { std::slice::from_raw_parts(self.base as *const AtomicU64, self.len.div_ceil(8)) }
+        self.w.atoms()
     }
 
     #[inline(always)]
@@ -102,8 +148,13 @@ impl Bytes {
     }
 
     /// Call `f` for every index in `start..end` (`start` a multiple of 8) whose byte is `v`.
+    /// In a work file, a scan is also where the resident set is checked (see
+    /// [`crate::tablebase::workfile::WorkFile::tick`]).
     #[inline(always)]
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        if let Some(w) = self.w.buf.work_file() {
+            w.tick();
+        }
         let pattern = ONES * v as u64;
         let words = self.words();
         for (w, word) in words
@@ -153,36 +204,41 @@ impl Bytes {
         }
     }
 
-    pub fn into_vec(self) -> Vec<u8> {
-        let Bytes {
-            mut buf, off, len, ..
-        } = self;
-        buf.copy_within(off..off + len, 0);
-        buf.truncate(len);
-        buf
+    /// The bytes as a buffer (without a copy when mapped).
+    pub fn into_buf(self) -> Buf {
+        self.w.into_buf(self.len)
     }
 }
 
 /// One bit per position.
 pub(super) struct Bits {
-    words: Vec<AtomicU64>,
+    w: Words,
 }
 
 impl Bits {
+    /// `len` clear bits on the heap.
     pub fn new(len: usize) -> Bits {
-        Bits {
-            words: (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        match Bits::with(&Backing::Heap, len) {
+            Ok(b) => b,
+            Err(e) => unreachable!("the heap backing does not fail: {e}"),
         }
+    }
+
+    /// `len` clear bits, where `backing` puts them.
+    pub fn with(backing: &Backing, len: usize) -> Result<Bits, TbError> {
+        Ok(Bits {
+            w: Words::new(backing, len.div_ceil(64), 0)?,
+        })
     }
 
     #[inline(always)]
     pub fn get(&self, i: usize) -> bool {
-        self.words[i >> 6].load(Relaxed) >> (i & 63) & 1 != 0
+        self.w.atoms()[i >> 6].load(Relaxed) >> (i & 63) & 1 != 0
     }
 
     #[inline(always)]
     pub fn set(&self, i: usize) {
-        let w = &self.words[i >> 6];
+        let w = &self.w.atoms()[i >> 6];
         let bit = 1 << (i & 63);
         // most marks find the bit set already: test first, keep the line shared
         if w.load(Relaxed) & bit == 0 {
@@ -192,29 +248,29 @@ impl Bits {
 
     /// Number of 64-bit words.
     pub fn words(&self) -> usize {
-        self.words.len()
+        self.w.words
     }
 
     /// Take word `w` (its bits are cleared).
     #[inline(always)]
     pub fn take(&self, w: usize) -> u64 {
-        if self.words[w].load(Relaxed) == 0 {
+        if self.w.atoms()[w].load(Relaxed) == 0 {
             0
         } else {
-            self.words[w].swap(0, Relaxed)
+            self.w.atoms()[w].swap(0, Relaxed)
         }
     }
 
     /// True when no bit is set.
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|w| w.load(Relaxed) == 0)
+        self.w.atoms().iter().all(|w| w.load(Relaxed) == 0)
     }
 
     /// Copy the bits as little-endian words: bytes `start..start + out.len()` of that image
     /// (`start` a multiple of 8).
     pub fn read_range(&self, start: usize, out: &mut [u8]) {
         for (k, chunk) in out.chunks_mut(8).enumerate() {
-            let w = self.words[start / 8 + k].load(Relaxed).to_le_bytes();
+            let w = self.w.atoms()[start / 8 + k].load(Relaxed).to_le_bytes();
             chunk.copy_from_slice(&w[..chunk.len()]);
         }
     }
@@ -225,7 +281,7 @@ impl Bits {
         for (k, chunk) in data.chunks(8).enumerate() {
             let mut w = [0u8; 8];
             w[..chunk.len()].copy_from_slice(chunk);
-            self.words[start / 8 + k].store(u64::from_le_bytes(w), Relaxed);
+            self.w.atoms()[start / 8 + k].store(u64::from_le_bytes(w), Relaxed);
         }
     }
 }
@@ -246,7 +302,7 @@ mod tests {
         let mut hits = Vec::new();
         b.scan(0, 21, 7, |i| hits.push(i));
         assert_eq!(hits, vec![17]);
-        let v = b.into_vec();
+        let v = b.into_buf();
         assert_eq!((v.len(), v[3], v[0]), (21, 9, 0xFF));
         let bits = Bits::new(130);
         bits.set(129);

@@ -38,6 +38,7 @@ use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::{Table, TbError};
 use crate::tablebase::values::{Verdict, DRAW, ILLEGAL, MAX_DTM};
+use crate::tablebase::workfile::Buf;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -206,9 +207,11 @@ pub fn generate_dtc(
     table: &Table,
     subs: SubTables<'_>,
     progress: &dyn Progress,
-) -> Result<[Vec<u8>; 2], TbError> {
+) -> Result<[Buf; 2], TbError> {
     let material = table.material;
     let n = table.index.size() as usize;
+    // beside the table: in its work file when it has one
+    let backing = table.values[0].backing();
     let d = Dtc {
         g: Gen {
             material,
@@ -224,7 +227,10 @@ pub fn generate_dtc(
             fault: Mutex::new(None),
         },
         table,
-        dtc: [Bytes::new(n, NONE), Bytes::new(n, NONE)],
+        dtc: [
+            Bytes::with(&backing, n, NONE)?,
+            Bytes::with(&backing, n, NONE)?,
+        ],
     };
     let job = material.to_string();
     let chunks = n.div_ceil(CHUNK);
@@ -260,9 +266,9 @@ pub fn generate_dtc(
     pb.end();
     d.g.check_fault()?;
     let Dtc { g, dtc, .. } = d;
-    let mut out: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let mut out: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
     for (s, b) in dtc.into_iter().enumerate() {
-        let mut v = b.into_vec();
+        let mut v = b.into_buf();
         for (k, (x, &val)) in v.iter_mut().zip(&table.values[s]).enumerate() {
             if *x & 0x80 != 0 {
                 let fen = g

@@ -45,6 +45,7 @@ pub use dtc::{generate_dtc, MAX_LEVEL as DTC_MAX};
 
 use super::table::{Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use super::workfile::{Backing, Buf};
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
 use crate::board::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
@@ -76,6 +77,31 @@ pub struct GenOptions<'a> {
     /// When another process holds a table's lock: wait for it (else fail with
     /// [`TbError::Locked`]). Used by [`crate::tablebase::pipeline`].
     pub wait_for_lock: bool,
+    /// Out-of-core mode: a table whose generation state (with the process's other needs,
+    /// [`BASE_BYTES`]) would take more than this many bytes keeps its arrays, and the table
+    /// they turn into, in a work file, and the process's resident set is held near this
+    /// (see [`crate::tablebase::workfile`]). None: always in memory.
+    pub memory: Option<u64>,
+    /// Where work files go (None: the system's temporary folder; the pipeline uses the
+    /// table folder).
+    pub work_dir: Option<&'a std::path::Path>,
+}
+
+/// What a `gen` process holds besides a table's generation state, for the out-of-core
+/// decision: the process, thread pool and compression buffers, and the sub-table block
+/// cache.
+pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
+
+/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
+/// value and an auxiliary byte per position, under rule set 1 with both sides attacking
+/// one capture-draw bit per position besides.
+pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
+    let bits = if rules == RuleSet::CheckChase && Gen::both_attack(material) {
+        2 * n.div_ceil(64) * 8
+    } else {
+        0
+    };
+    4 * n.next_multiple_of(8) + bits
 }
 
 fn no_notice(_: &str) {}
@@ -88,6 +114,8 @@ impl Default for GenOptions<'_> {
             checkpoint: None,
             notify: &no_notice,
             wait_for_lock: true,
+            memory: None,
+            work_dir: None,
         }
     }
 }
@@ -348,12 +376,30 @@ pub fn generate_from(
     let n = index.size() as usize;
     let sub_list = subs_of(material, subs, opts.rules)?;
     let cycles = opts.rules == RuleSet::CheckChase && Gen::both_attack(material);
+    let tmp = std::env::temp_dir();
+    let backing = Backing::for_table(
+        material,
+        state_bytes(material, n as u64, opts.rules),
+        BASE_BYTES,
+        opts.memory,
+        opts.work_dir.unwrap_or(&tmp),
+    )?;
+    if let Backing::File(w) = &backing {
+        (opts.notify)(&format!(
+            "{material}: out of core, arrays in {}",
+            w.path().display()
+        ));
+    }
+    let bytes = |fill| Bytes::with(&backing, n, fill);
     let g = Gen {
         material,
         index: &index,
-        val: [Bytes::new(n, code::ILLEGAL), Bytes::new(n, code::ILLEGAL)],
-        aux: [Bytes::new(n, 0xFF), Bytes::new(n, 0xFF)],
-        capdraw: cycles.then(|| [Bits::new(n), Bits::new(n)]),
+        val: [bytes(code::ILLEGAL)?, bytes(code::ILLEGAL)?],
+        aux: [bytes(0xFF)?, bytes(0xFF)?],
+        capdraw: match cycles {
+            true => Some([Bits::with(&backing, n)?, Bits::with(&backing, n)?]),
+            false => None,
+        },
         subs: sub_list,
         rules: opts.rules,
         ck: opts.checkpoint,
@@ -432,23 +478,30 @@ pub(super) fn cpu_seconds() -> f64 {
 
 /// The generation state as DTM values and, when some verdict rests on the rules, verdicts.
 #[allow(clippy::type_complexity)]
-fn finish(g: Gen<'_>) -> ([Vec<u8>; 2], Option<[Vec<u8>; 2]>) {
+fn finish(g: Gen<'_>) -> ([Buf; 2], Option<[Buf; 2]>) {
     let Gen { val, aux, .. } = g;
-    let mut values: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-    let mut verdicts: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    let mut values: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
+    let mut verdicts: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
     for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {
         // in place: the auxiliary bytes become the values, the codes the verdicts
-        let (mut v, mut a) = (v.into_vec(), a.into_vec());
-        for (c, d) in v.iter_mut().zip(a.iter_mut()) {
-            let value = if *c & code::OPEN != 0 || *c == code::DRAW {
-                DRAW
-            } else if *c == code::ILLEGAL {
-                ILLEGAL
-            } else {
-                *d
-            };
-            *d = value;
-            *c = verdict_of(*c).map_or(255, |x| x.encode());
+        let (mut v, mut a) = (v.into_buf(), a.into_buf());
+        // (in a work file, a slice at a time with the resident set checked in between)
+        let work = v.work_file().cloned();
+        for (cs, ds) in v.chunks_mut(CHUNK).zip(a.chunks_mut(CHUNK)) {
+            if let Some(w) = &work {
+                w.tick();
+            }
+            for (c, d) in cs.iter_mut().zip(ds.iter_mut()) {
+                let value = if *c & code::OPEN != 0 || *c == code::DRAW {
+                    DRAW
+                } else if *c == code::ILLEGAL {
+                    ILLEGAL
+                } else {
+                    *d
+                };
+                *d = value;
+                *c = verdict_of(*c).map_or(255, |x| x.encode());
+            }
         }
         values[s] = a;
         verdicts[s] = v;
