@@ -100,6 +100,15 @@ impl EvalState {
     pub fn phase(&self) -> i32 {
         self.phase
     }
+
+    /// What the piece `p` on `sq` adds to its side's evaluation (material and piece-square
+    /// weights, tapered by this phase): the gain of capturing it, for delta pruning.
+    #[inline]
+    pub fn piece_value(&self, p: Piece, sq: Square) -> i32 {
+        let (m, e) = PSQ[p.index()][sq.index()];
+        let ph = self.phase.clamp(0, PHASE_MAX);
+        (m * ph + e * (PHASE_MAX - ph)) / PHASE_MAX
+    }
 }
 
 /// Index of the first tuned weight of each kind (see [`PARAM_NAMES`]): material of the
