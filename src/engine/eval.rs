@@ -1,6 +1,8 @@
-//! Evaluation: material and piece-square tables, tapered between middle game and end game
-//! by the remaining rooks, horses and cannons, plus king-shield basics. The piece-square
-//! part is kept incrementally by [`EvalState`] as moves are made and unmade.
+//! Evaluation: material and piece-square tables (every entry a tuned weight:
+//! [`super::pst`]), tapered between middle game and end game by the remaining rooks, horses
+//! and cannons, plus mobility, palace attacks, cannon files and the king shield. The
+//! material and piece-square part is kept incrementally by [`EvalState`] as moves are made
+//! and unmade.
 //!
 //! Every weighted term is written once, against a [`Terms`] sink: the engine's sink adds
 //! weight times coefficient (with the tuned weights of [`super::weights`]), the tuner's
