@@ -1,6 +1,8 @@
-//! Evaluation: material and piece-square tables, tapered between middle game and end game
-//! by the remaining rooks, horses and cannons, plus king-shield basics. The piece-square
-//! part is kept incrementally by [`EvalState`] as moves are made and unmade.
+//! Evaluation: material and piece-square tables (every entry a tuned weight:
+//! [`super::pst`]), tapered between middle game and end game by the remaining rooks, horses
+//! and cannons, plus mobility, palace attacks, cannon files and the king shield. The
+//! material and piece-square part is kept incrementally by [`EvalState`] as moves are made
+//! and unmade.
 //!
 //! Every weighted term is written once, against a [`Terms`] sink: the engine's sink adds
 //! weight times coefficient (with the tuned weights of [`super::weights`]), the tuner's
@@ -99,6 +101,15 @@ impl EvalState {
     /// Game phase (0 = bare end game, PHASE_MAX = full board).
     pub fn phase(&self) -> i32 {
         self.phase
+    }
+
+    /// What the piece `p` on `sq` adds to its side's evaluation (material and piece-square
+    /// weights, tapered by this phase): the gain of capturing it, for delta pruning.
+    #[inline]
+    pub fn piece_value(&self, p: Piece, sq: Square) -> i32 {
+        let (m, e) = PSQ[p.index()][sq.index()];
+        let ph = self.phase.clamp(0, PHASE_MAX);
+        (m * ph + e * (PHASE_MAX - ph)) / PHASE_MAX
     }
 }
 

@@ -1,8 +1,9 @@
 //! Quiescence: captures only (every move when in check), with stand-pat, delta pruning
-//! and no capture that loses material by static exchange.
+//! (the captured piece valued as the evaluation values it there) and no capture that loses
+//! material by static exchange.
 
 use super::{Searcher, MAX_PLY};
-use crate::engine::params::{DELTA_MARGIN, VALUE};
+use crate::engine::params::DELTA_MARGIN;
 use crate::engine::score::{INF, MATE};
 use crate::engine::see::loses_material;
 
@@ -46,7 +47,7 @@ impl Searcher<'_> {
                 let gain = self
                     .pos
                     .piece_at(m.to())
-                    .map_or(0, |p| VALUE[p.role.index()].1);
+                    .map_or(0, |p| self.ev.piece_value(p, m.to()));
                 if stand + gain + DELTA_MARGIN < alpha {
                     continue;
                 }
