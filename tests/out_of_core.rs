@@ -4,46 +4,14 @@
 //! to the same bytes; a work file that cannot be created is a clear error.
 
 mod common;
-use common::temp_dir;
+use common::{files_of as files, temp_dir, text, xqdb_in as xqdb};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 const TABLE: &str = "KRKN";
 /// Far below any table's needs: every table of the closure goes out of core.
 const LIMIT: &str = "1M";
-
-fn xqdb(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xqdb"))
-        .args(args)
-        .arg("--tables")
-        .arg(dir)
-        .env_remove("XQDB_CHECKPOINT_EVERY")
-        .env_remove("XQDB_TEST_ABORT_AFTER_CHECKPOINTS")
-        .env_remove("XQDB_TEST_ABORT_IN_COMMIT")
-        .envs(env.iter().copied())
-        .output()
-        .expect("xqdb runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Every file of a folder by name with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .expect("a folder")
-        .map(|e| {
-            let e = e.expect("an entry");
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).expect("readable"),
-            )
-        })
-        .collect()
-}
 
 /// The files of an in-memory run.
 fn in_memory() -> &'static BTreeMap<String, Vec<u8>> {

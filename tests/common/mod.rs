@@ -112,3 +112,37 @@ pub fn all_placements(m: Material) -> Vec<Setup> {
     );
     out
 }
+
+/// `xqdb ARGS --tables DIR` with the environment `env`, the test hooks of the generator
+/// (checkpoint interval, aborts) cleared first.
+pub fn xqdb_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_xqdb"))
+        .args(args)
+        .arg("--tables")
+        .arg(dir)
+        .env_remove("XQDB_CHECKPOINT_EVERY")
+        .env_remove("XQDB_TEST_ABORT_AFTER_CHECKPOINTS")
+        .env_remove("XQDB_TEST_ABORT_IN_COMMIT")
+        .envs(env.iter().copied())
+        .output()
+        .expect("xqdb runs")
+}
+
+/// Output bytes as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Every file of a folder by name with its bytes.
+pub fn files_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| {
+            let e = e.expect("an entry");
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).expect("readable"),
+            )
+        })
+        .collect()
+}
