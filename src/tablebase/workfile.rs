@@ -464,7 +464,12 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 
 /// Resident set of this process in bytes (0 when unknown).
 pub fn resident_bytes() -> u64 {
-    let page = 4096;
+    // statm counts pages of the system's size (4 KiB on x86_64, up to 64 KiB elsewhere)
+    // SAFETY: sysconf only reads a system constant.
+    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        p if p > 0 => p as u64,
+        _ => 4096,
+    };
     std::fs::read_to_string("/proc/self/statm")
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
