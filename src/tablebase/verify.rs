@@ -19,19 +19,27 @@
 //!   can answer back into the set is computed; mutual checkers leave it; what remains would
 //!   be a ruling the table missed.
 //!
+//! The positions are checked one side to move at a time: a quiet move leads to the other
+//! side to move, so a pass over the positions of one side reads the other side's values
+//! (and verdicts and DTC) at random and its own in index order. A table in memory
+//! ([`verify_table`]) is read in place; a table in its files ([`verify_files`], see
+//! [`super::verify_files`]) holds only the other side decoded, its own side streamed block
+//! by block, and its sub-tables read through a bounded cache of blocks
+//! ([`super::verify_source`]); the trap check keeps bitsets ([`super::verify_trap`]).
+//!
 //! None of this shares code with the generator beyond move generation and the rules module.
 
-use super::pipeline::load_table;
-use super::table::{table_material, Table, TableSet, TbError};
+use super::table::{Table, TableSet};
 use super::values::{value_from_children, wdl_of, Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use super::verify_dtc::DtcAt;
+use super::verify_trap::{both_attack, TrapSets};
 use crate::board::rules::{new_attacks, RuleSet};
-use crate::board::{Color, Move, Position, Role, MAX_MOVES};
-use crate::index::{Material, PieceList};
+use crate::board::{Color, Move, Position, MAX_MOVES};
+use crate::index::{Material, PieceList, PlacementIndex};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
-use std::path::Path;
-use std::sync::Arc;
+
+pub use super::verify_files::{verify_files, verify_files_reporting};
 
 /// One position whose stored value disagrees with its successors.
 #[derive(Debug, Clone)]
@@ -82,56 +90,72 @@ impl VerifyReport {
     }
 }
 
-/// Read the table of `m` and every table one capture away from `dir` (every block of their
-/// files is checked on the way) and re-derive every value of the table.
-pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
-    verify_files_reporting(dir, m, &crate::progress::Silent)
+/// What the verifier reads of one side to move of a table, one byte per index (of the whole
+/// side, or of a stretch of it): values, verdicts when some rest on the rules (None: the
+/// plain verdicts of the values), DTC when checked.
+#[derive(Clone, Copy)]
+pub(super) struct SideView<'a> {
+    pub(super) values: &'a [u8],
+    pub(super) verdicts: Option<&'a [u8]>,
+    pub(super) dtc: Option<&'a [u8]>,
 }
 
-/// [`verify_files`], reporting the re-derivation as a phase of `progress` (one step per
-/// block of 4,096 indices).
-pub fn verify_files_reporting(
-    dir: &Path,
-    m: &Material,
-    progress: &dyn crate::progress::Progress,
-) -> Result<VerifyReport, TbError> {
-    let (name, _) = table_material(*m);
-    let mut table = load_table(dir, &name, true)?;
-    let with_dtc = super::file::table_path(dir, &name, super::file::Metric::Dtc).exists();
-    if with_dtc {
-        super::pipeline_dtc::load_dtc(dir, &mut table)?;
-    }
-    let table = Arc::new(table);
-    let mut set = TableSet::new();
-    for c in Color::ALL {
-        for r in Role::ALL {
-            if let Some(sub) = name.without(c, r) {
-                let sub = table_material(sub).0;
-                if set.get(&sub).is_none() {
-                    let t = load_table(dir, &sub, false)?;
-                    if t.rules != table.rules {
-                        return Err(TbError::RuleMismatch {
-                            table: name,
-                            rules: table.rules,
-                            sub,
-                            sub_rules: t.rules,
-                        });
-                    }
-                    set.insert(Arc::new(t));
-                }
-            }
+impl<'a> SideView<'a> {
+    /// Side `s` of a table in memory.
+    pub(super) fn of_table(t: &'a Table, s: usize) -> SideView<'a> {
+        SideView {
+            values: &t.values[s],
+            verdicts: t.verdicts.as_ref().map(|v| &v[s][..]),
+            dtc: t.dtc.as_ref().map(|d| &d[s][..]),
         }
     }
-    set.insert(table.clone());
-    Ok(verify_table_reporting(&table, &set, progress))
+
+    /// The stretch `r` of it.
+    pub(super) fn slice(&self, r: std::ops::Range<usize>) -> SideView<'a> {
+        SideView {
+            values: &self.values[r.clone()],
+            verdicts: self.verdicts.map(|v| &v[r.clone()]),
+            dtc: self.dtc.map(|d| &d[r]),
+        }
+    }
+
+    /// The verdict stored for index `i`.
+    pub(super) fn verdict(&self, i: usize) -> Option<Verdict> {
+        match self.verdicts {
+            Some(v) => Verdict::decode(v[i]),
+            None => wdl_of(self.values[i]).map(Verdict::plain),
+        }
+    }
 }
 
-/// The verdict stored for index `i`, side `s`.
-pub(super) fn stored_verdict(t: &Table, s: usize, i: usize) -> Option<Verdict> {
-    match &t.verdicts {
-        Some(v) => Verdict::decode(v[s][i]),
-        None => wdl_of(t.values[s][i]).map(Verdict::plain),
+/// The values of captures' results: the tables one capture away.
+pub(super) trait Captures: Sync {
+    /// The value of `pos` (a position of a smaller material), ILLEGAL when it has none.
+    fn capture_value(&self, pos: &Position) -> u8;
+}
+
+impl Captures for TableSet {
+    fn capture_value(&self, pos: &Position) -> u8 {
+        self.value(pos).unwrap_or(ILLEGAL)
     }
+}
+
+/// The DTC byte of a lost position read from its file, where the file stores none (the
+/// loss's DTC follows from its moves, see [`super::dtc_code`]): it is derived.
+pub(super) const DTC_DERIVED: u8 = super::values::UNKNOWN;
+
+/// One pass of the verifier: the positions of `side` to move, checked against the other
+/// side's values (`other`, read at random) and the tables one capture away.
+pub(super) struct Pass<'a> {
+    pub(super) index: &'a PlacementIndex,
+    pub(super) side: Color,
+    pub(super) other: SideView<'a>,
+    pub(super) captures: &'a dyn Captures,
+    /// The trap check's sets, when the table needs the check.
+    pub(super) trap: Option<&'a TrapSets>,
+    /// The values come from files, which do not store illegal placements (each position's
+    /// legality decides) nor the DTC of losses ([`DTC_DERIVED`]).
+    pub(super) from_files: bool,
 }
 
 /// A successor: its move, distance byte and, for one in this table, its index and verdict.
@@ -152,42 +176,120 @@ impl Succ {
     }
 }
 
-/// The successors of `pos`. A quiet move stays in `table` (same material, same orientation),
-/// so it is ranked once there for its value, verdict and DTC; a capture is looked up in the
-/// table set. Moves are played and taken back on one copy of the position.
-pub(super) fn successors(
-    table: &Table,
-    tables: &TableSet,
-    pos: &Position,
-) -> ArrayVec<Succ, MAX_MOVES> {
-    let mut out = ArrayVec::new();
-    let mut child = pos.clone();
-    for m in pos.legal_moves() {
-        let capture = pos.piece_at(m.to()).is_some();
-        let undo = child.play(m);
-        let (value, stored, index) = if capture {
-            let value = tables.value(&child).unwrap_or(ILLEGAL);
-            (value, wdl_of(value).map(Verdict::plain), None)
-        } else {
-            let s = child.turn().index();
-            match table.index.rank_position(&child) {
-                Some(j) => {
-                    let j = j as usize;
-                    (table.values[s][j], stored_verdict(table, s, j), Some(j))
+impl Pass<'_> {
+    /// The successors of `pos` (of the pass's side to move). A quiet move stays in the table
+    /// (same material, same orientation, the other side to move), so it is ranked once
+    /// there for its value, verdict and DTC; a capture is looked up among the smaller
+    /// tables. Moves are played and taken back on one copy of the position.
+    pub(super) fn successors(&self, pos: &Position) -> ArrayVec<Succ, MAX_MOVES> {
+        let mut out = ArrayVec::new();
+        let mut child = pos.clone();
+        for m in pos.legal_moves() {
+            let capture = pos.piece_at(m.to()).is_some();
+            let undo = child.play(m);
+            let (value, stored, index) = if capture {
+                let value = self.captures.capture_value(&child);
+                (value, wdl_of(value).map(Verdict::plain), None)
+            } else {
+                match self.index.rank_position(&child) {
+                    Some(j) => {
+                        let j = j as usize;
+                        (self.other.values[j], self.other.verdict(j), Some(j))
+                    }
+                    None => (ILLEGAL, None, None),
                 }
-                None => (ILLEGAL, None, None),
-            }
-        };
-        child.undo(m, undo);
-        out.push(Succ {
-            mv: m,
-            value,
-            stored,
-            index,
-            capture,
-        });
+            };
+            child.undo(m, undo);
+            out.push(Succ {
+                mv: m,
+                value,
+                stored,
+                index,
+                capture,
+            });
+        }
+        out
     }
-    out
+
+    /// Check the positions `start..start + this.values.len()` of the pass's side (`this`:
+    /// their stored bytes).
+    pub(super) fn check_range(&self, start: usize, this: &SideView, rep: &mut VerifyReport) {
+        let side = self.side;
+        let mut pieces = PieceList::new();
+        for k in 0..this.values.len() {
+            let i = start + k;
+            let stored_dtc = this.dtc.map(|d| d[k]);
+            if !self.index.unrank_into(i as u64, &mut pieces) {
+                // no position here: only the DTC's marker is checked (files store none)
+                if let (Some(dtc), false) = (stored_dtc, self.from_files) {
+                    let at = self.dtc_at(i);
+                    at.check(dtc, this.values[k], None, None, None, rep);
+                }
+                continue;
+            }
+            rep.checked += 1;
+            let pos = Position::from_pieces(&pieces, side);
+            let legal = pos
+                .as_ref()
+                .is_ok_and(|p| p.check_placement_legal().is_ok());
+            let (stored, stored_dtc) = if self.from_files && !legal {
+                (ILLEGAL, stored_dtc.map(|_| ILLEGAL))
+            } else {
+                (this.values[k], stored_dtc)
+            };
+            let fen = || pos.as_ref().map(|p| p.to_fen()).unwrap_or_default();
+            let verdict = if legal { this.verdict(k) } else { None };
+            let mut succ = None;
+            let result = match (&pos, legal, verdict) {
+                (_, false, _) if stored == ILLEGAL => Ok(()),
+                (_, false, _) => Err(("an illegal placement with a value".into(), ILLEGAL)),
+                (Ok(p), true, Some(v))
+                    if wdl_of(stored).is_some()
+                        && (stored == DRAW) == (v.wdl == Wdl::Draw)
+                        && (stored > MAX_DTM || (stored % 2 == 1) == (v.wdl == Wdl::Win)) =>
+                {
+                    if v.ruling.is_some() {
+                        rep.rulings += 1;
+                    }
+                    let list = succ.insert(self.successors(p));
+                    check_position(list, p, stored, v)
+                }
+                _ => Err(("the WDL and DTM values disagree".into(), stored)),
+            };
+            if let Err((why, derived)) = result {
+                rep.add(Mismatch {
+                    fen: fen(),
+                    stored,
+                    derived,
+                    why,
+                });
+            }
+            if let (Some(trap), Ok(p), DRAW) = (self.trap, &pos, stored) {
+                let list = succ.get_or_insert_with(|| self.successors(p));
+                trap.note(side, i, p, list);
+            }
+            if let Some(dtc) = stored_dtc {
+                let at = self.dtc_at(i);
+                at.check(
+                    dtc,
+                    stored,
+                    verdict,
+                    pos.as_ref().ok(),
+                    succ.as_deref(),
+                    rep,
+                );
+            }
+        }
+    }
+
+    /// The DTC check of index `i` of the pass's side.
+    fn dtc_at(&self, i: usize) -> DtcAt<'_> {
+        DtcAt {
+            pass: self,
+            other_dtc: self.other.dtc.unwrap_or(&[]),
+            index: i,
+        }
+    }
 }
 
 /// Check one legal position; Err(why, derived value) on a disagreement.
@@ -263,262 +365,63 @@ fn check_position(
     Ok(())
 }
 
-/// Re-derive every value of `table` (and its DTC, when loaded); `tables` must hold it and
-/// every table one capture away.
+/// Re-derive every value of `table` (and its DTC, when loaded); `tables` must hold every
+/// table one capture away.
 pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
     verify_table_reporting(table, tables, &crate::progress::Silent)
 }
 
-/// [`verify_table`], reporting its progress (one step per block of 4,096 indices).
+/// Positions per step of the verification's progress and per parallel task.
+pub(super) const CHUNK: usize = 4096;
+
+/// [`verify_table`], reporting its progress (one step per side and block of 4,096
+/// indices).
 pub fn verify_table_reporting(
     table: &Table,
     tables: &TableSet,
     progress: &dyn crate::progress::Progress,
 ) -> VerifyReport {
-    let n = table.index.size();
-    const CHUNK: u64 = 4096;
+    let n = table.index.size() as usize;
     let phase = crate::progress::Phase::begin(
         progress,
         &table.material.to_string(),
         "re-deriving values",
-        n.div_ceil(CHUNK),
+        2 * n.div_ceil(CHUNK) as u64,
     );
-    let parts: Vec<VerifyReport> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            phase.inc(1);
-            let mut rep = VerifyReport::default();
-            let mut pieces = PieceList::new();
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let dtc_at = |side: Color| {
-                    table.dtc.as_ref().map(|dtc| DtcAt {
-                        table,
-                        dtc,
-                        tables,
-                        side,
-                        index: i as usize,
-                    })
-                };
-                if !table.index.unrank_into(i, &mut pieces) {
-                    // no position here: only the DTC's marker is checked
-                    for side in Color::ALL {
-                        if let Some(at) = dtc_at(side) {
-                            at.check(None, None, &mut rep);
-                        }
-                    }
-                    continue;
-                }
-                for side in Color::ALL {
-                    let s = side.index();
-                    let stored = table.values[s][i as usize];
-                    rep.checked += 1;
-                    let pos = Position::from_pieces(&pieces, side);
-                    let legal = pos
-                        .as_ref()
-                        .is_ok_and(|p| p.check_placement_legal().is_ok());
-                    let fen = || pos.as_ref().map(|p| p.to_fen()).unwrap_or_default();
-                    let verdict = stored_verdict(table, s, i as usize);
-                    let mut succ = None;
-                    let result = match (&pos, legal, verdict) {
-                        (_, false, _) if stored == ILLEGAL => Ok(()),
-                        (_, false, _) => Err(("an illegal placement with a value".into(), ILLEGAL)),
-                        (Ok(p), true, Some(v))
-                            if wdl_of(stored).is_some()
-                                && (stored == DRAW) == (v.wdl == Wdl::Draw)
-                                && (stored > MAX_DTM
-                                    || (stored % 2 == 1) == (v.wdl == Wdl::Win)) =>
-                        {
-                            if v.ruling.is_some() {
-                                rep.rulings += 1;
-                            }
-                            let list = succ.insert(successors(table, tables, p));
-                            check_position(list, p, stored, v)
-                        }
-                        _ => Err(("the WDL and DTM values disagree".into(), stored)),
-                    };
-                    if let Err((why, derived)) = result {
-                        rep.add(Mismatch {
-                            fen: fen(),
-                            stored,
-                            derived,
-                            why,
-                        });
-                    }
-                    if let Some(at) = dtc_at(side) {
-                        at.check(pos.as_ref().ok(), succ.as_deref(), &mut rep);
-                    }
-                }
-            }
-            rep
-        })
-        .collect();
+    let trap = needs_trap_check(table.rules, table.material).then(|| TrapSets::new(n));
     let mut out = VerifyReport::default();
-    for p in parts {
-        out.merge(p);
+    for side in Color::ALL {
+        let pass = Pass {
+            index: &table.index,
+            side,
+            other: SideView::of_table(table, (!side).index()),
+            captures: tables,
+            trap: trap.as_ref(),
+            from_files: false,
+        };
+        let this = SideView::of_table(table, side.index());
+        let parts: Vec<VerifyReport> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                phase.inc(1);
+                let mut rep = VerifyReport::default();
+                let r = c * CHUNK..((c + 1) * CHUNK).min(n);
+                pass.check_range(r.start, &this.slice(r), &mut rep);
+                rep
+            })
+            .collect();
+        for p in parts {
+            out.merge(p);
+        }
     }
-    if table.rules == RuleSet::CheckChase && both_attack(table.material) {
-        out.merge(check_trap_among_draws(table, tables));
+    phase.end();
+    if let Some(trap) = trap {
+        out.merge(trap.finish(&table.index));
     }
     out
 }
 
-fn both_attack(m: Material) -> bool {
-    Color::ALL.iter().all(|&c| {
-        [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn]
-            .iter()
-            .any(|&r| m.count(c, r) > 0)
-    })
-}
-
-/// One bit per index of a table, for the trap check's sets.
-struct BitSet(Vec<u64>);
-
-impl BitSet {
-    fn new(n: usize) -> BitSet {
-        BitSet(vec![0; n.div_ceil(64)])
-    }
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 != 0
-    }
-    fn set(&mut self, i: usize, v: bool) {
-        let (w, b) = (i / 64, 1u64 << (i % 64));
-        if v {
-            self.0[w] |= b;
-        } else {
-            self.0[w] &= !b;
-        }
-    }
-    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut b = bits;
-            std::iter::from_fn(move || {
-                (b != 0).then(|| {
-                    let i = b.trailing_zeros() as usize;
-                    b &= b - 1;
-                    w * 64 + i
-                })
-            })
-        })
-    }
-}
-
-/// A drawn position that takes part in the trap check (forced to check, or in check): side
-/// to move, index, and its drawn quiet successors as `side << 63 | index`.
-struct TrapRow {
-    side: usize,
-    index: usize,
-    forced: bool,
-    in_check: bool,
-    next: Vec<u64>,
-}
-
-/// The largest set of drawn positions whose side to move must check perpetually (see the
-/// module documentation); a non-empty remainder is a missed ruling.
-///
-/// Memory: two bits per position for the sets, and successor lists only for the drawn
-/// positions that are forced to check or in check (the only ones the fixpoint reads).
-fn check_trap_among_draws(table: &Table, tables: &TableSet) -> VerifyReport {
-    let n = table.index.size() as usize;
-    let draw = |s: usize, i: usize| table.values[s][i] == DRAW;
-    let position = |s: usize, i: usize| -> Option<Position> {
-        let pieces = table.index.unrank_pieces(i as u64).ok()?;
-        Position::from_pieces(&pieces, Color::ALL[s]).ok()
-    };
-    // forced: every move of the drawn position checks into a drawn position or loses;
-    // in check: the drawn position's side is in check; next: its drawn quiet successors
-    let mut rows: Vec<TrapRow> = Vec::new();
-    for s in 0..2 {
-        let part: Vec<TrapRow> = (0..n)
-            .into_par_iter()
-            .filter(|&i| draw(s, i))
-            .filter_map(|i| {
-                let pos = position(s, i)?;
-                let in_check = pos.in_check();
-                let mut all_check = true;
-                let mut next = Vec::new();
-                for m in pos.legal_moves() {
-                    let child = pos.after(m);
-                    let v = tables.value(&child).unwrap_or(ILLEGAL);
-                    let capture = pos.piece_at(m.to()).is_some();
-                    let j = (!capture)
-                        .then(|| table.index.rank_position(&child))
-                        .flatten();
-                    match (wdl_of(v), j) {
-                        (Some(Wdl::Win), _) => {}
-                        (Some(Wdl::Draw), Some(j)) => {
-                            if !child.in_check() {
-                                all_check = false;
-                            }
-                            next.push((child.turn().index() as u64) << 63 | j);
-                        }
-                        _ => all_check = false,
-                    }
-                    if !all_check && !in_check {
-                        // neither set can hold it: its successors are never read
-                        return None;
-                    }
-                }
-                let forced = all_check && !next.is_empty();
-                (forced || in_check).then(|| {
-                    next.shrink_to_fit();
-                    TrapRow {
-                        side: s,
-                        index: i,
-                        forced,
-                        in_check,
-                        next,
-                    }
-                })
-            })
-            .collect();
-        rows.extend(part);
-    }
-    // greatest fixpoint: L = forced positions whose checks all reach W; W = checked drawn
-    // positions with a reply into L
-    let mut l = [BitSet::new(n), BitSet::new(n)];
-    let mut w = [BitSet::new(n), BitSet::new(n)];
-    for r in &rows {
-        l[r.side].set(r.index, r.forced);
-        w[r.side].set(r.index, r.in_check);
-    }
-    let at = |set: &[BitSet; 2], e: u64| set[(e >> 63) as usize].get((e & !(1 << 63)) as usize);
-    let settle = |l: &mut [BitSet; 2], w: &mut [BitSet; 2]| loop {
-        let mut changed = false;
-        for r in &rows {
-            let (s, i) = (r.side, r.index);
-            if l[s].get(i) && !r.next.iter().all(|&e| at(w, e)) {
-                l[s].set(i, false);
-                changed = true;
-            }
-            if w[s].get(i) && !r.next.iter().any(|&e| at(l, e)) {
-                w[s].set(i, false);
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    };
-    settle(&mut l, &mut w);
-    // mutual perpetual checks are draws: their positions leave both sets
-    for r in &rows {
-        let (s, i) = (r.side, r.index);
-        if l[s].get(i) && w[s].get(i) {
-            l[s].set(i, false);
-            w[s].set(i, false);
-        }
-    }
-    settle(&mut l, &mut w);
-    let mut rep = VerifyReport::default();
-    for (s, row) in l.iter().enumerate() {
-        for i in row.ones() {
-            rep.add(Mismatch {
-                fen: position(s, i).map(|p| p.to_fen()).unwrap_or_default(),
-                stored: DRAW,
-                derived: DRAW,
-                why: "drawn, yet its side can only check perpetually: a missed ruling".into(),
-            });
-        }
-    }
-    rep
+/// True when the table needs the trap check of draws (see the module documentation).
+pub(super) fn needs_trap_check(rules: RuleSet, m: Material) -> bool {
+    rules == RuleSet::CheckChase && both_attack(m)
 }

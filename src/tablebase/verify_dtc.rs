@@ -16,24 +16,22 @@
 
 use super::table::{Table, TableSet};
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use super::verify::{stored_verdict, successors, Mismatch, Succ, VerifyReport};
-use super::workfile::Buf;
+use super::verify::{Mismatch, Pass, SideView, Succ, VerifyReport, CHUNK, DTC_DERIVED};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
 use rayon::prelude::*;
 
-/// The DTC of one decided position from its successors (None when a successor cannot be
-/// looked up: reported as a mismatch).
-fn derive(dtc: &[Buf; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<u8> {
-    let t = (!side).index();
+/// The DTC of one decided position from its successors (`other`: the DTC of the other side
+/// to move; None when a successor cannot be looked up: reported as a mismatch).
+fn derive(other: &[u8], succ: &[Succ], v: Verdict) -> Option<u8> {
     let mut best: Option<u8> = None;
     for s in succ {
         let w = wdl_of(s.value)?;
         let d = if s.capture {
             1
         } else {
-            let c = dtc[t][s.index?];
+            let c = *other.get(s.index?)?;
             if v.ruling.is_some() {
                 // a ruling may play only moves into positions decided before its round
                 let cv = s.stored?;
@@ -59,27 +57,29 @@ fn derive(dtc: &[Buf; 2], succ: &[Succ], side: Color, v: Verdict) -> Option<u8> 
     }
 }
 
-/// One position (side to move, index) of a table whose DTC is checked.
+/// One position (of a pass's side to move, index `index`) whose DTC is checked.
 pub(super) struct DtcAt<'a> {
-    pub(super) table: &'a Table,
-    pub(super) dtc: &'a [Buf; 2],
-    pub(super) tables: &'a TableSet,
-    pub(super) side: Color,
+    pub(super) pass: &'a Pass<'a>,
+    /// The DTC of the other side to move.
+    pub(super) other_dtc: &'a [u8],
     pub(super) index: usize,
 }
 
 impl DtcAt<'_> {
-    /// Check the stored DTC against the value and, for a decided position, against its
+    /// Check the stored DTC (`stored`; [`DTC_DERIVED`] from files for a loss, whose DTC
+    /// the file does not store) against the value and, for a decided position, against its
     /// successors (`succ`, looked up here when not given); `pos` is None when the index
     /// holds no position.
     pub(super) fn check(
         &self,
+        stored: u8,
+        value: u8,
+        verdict: Option<Verdict>,
         pos: Option<&Position>,
         succ: Option<&[Succ]>,
         rep: &mut VerifyReport,
     ) {
-        let (s, i) = (self.side.index(), self.index);
-        let (stored, value) = (self.dtc[s][i], self.table.values[s][i]);
+        let (side, i) = (self.pass.side, self.index);
         let expected_marker = match value {
             ILLEGAL => Some(ILLEGAL),
             v if v > MAX_DTM => Some(DRAW),
@@ -88,7 +88,7 @@ impl DtcAt<'_> {
         if let Some(mk) = expected_marker {
             if stored != mk {
                 rep.add(Mismatch {
-                    fen: format!("index {i} side {}", self.side),
+                    fen: format!("index {i} side {side}"),
                     stored,
                     derived: mk,
                     why: "a DTC for a draw or an illegal placement".into(),
@@ -100,17 +100,18 @@ impl DtcAt<'_> {
         let Some(pos) = pos else {
             return;
         };
-        let derived = stored_verdict(self.table, s, i)
+        let derived = verdict
             .and_then(|v| match succ {
-                Some(list) => derive(self.dtc, list, self.side, v),
-                None => derive(
-                    self.dtc,
-                    &successors(self.table, self.tables, pos),
-                    self.side,
-                    v,
-                ),
+                Some(list) => derive(self.other_dtc, list, v),
+                None => derive(self.other_dtc, &self.pass.successors(pos), v),
             })
             .unwrap_or(ILLEGAL);
+        // a file stores no DTC for a loss: it is its successors' (checked against the DTM)
+        let stored = if self.pass.from_files && stored == DTC_DERIVED && value.is_multiple_of(2) {
+            derived
+        } else {
+            stored
+        };
         let why = if stored > value {
             Some("DTC above the DTM")
         } else if stored != derived {
@@ -136,43 +137,57 @@ pub fn verify_dtc(table: &Table, tables: &TableSet, progress: &dyn Progress) -> 
     let Some(dtc) = &table.dtc else {
         return VerifyReport::default();
     };
-    let n = table.index.size();
-    const CHUNK: u64 = 4096;
+    let n = table.index.size() as usize;
     let phase = Phase::begin(
         progress,
         &table.material.to_string(),
         "re-deriving DTC",
-        n.div_ceil(CHUNK),
+        2 * n.div_ceil(CHUNK) as u64,
     );
-    let parts: Vec<VerifyReport> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            phase.inc(1);
-            let mut rep = VerifyReport::default();
-            let mut pieces = PieceList::new();
-            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let placed = table.index.unrank_into(i, &mut pieces);
-                for side in Color::ALL {
+    let mut out = VerifyReport::default();
+    for side in Color::ALL {
+        let s = side.index();
+        let pass = Pass {
+            index: &table.index,
+            side,
+            other: SideView::of_table(table, (!side).index()),
+            captures: tables,
+            trap: None,
+            from_files: false,
+        };
+        let this = SideView::of_table(table, s);
+        let parts: Vec<VerifyReport> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                phase.inc(1);
+                let mut rep = VerifyReport::default();
+                let mut pieces = PieceList::new();
+                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    let placed = table.index.unrank_into(i as u64, &mut pieces);
                     let pos = placed
                         .then(|| Position::from_pieces(&pieces, side).ok())
                         .flatten();
                     let at = DtcAt {
-                        table,
-                        dtc,
-                        tables,
-                        side,
-                        index: i as usize,
+                        pass: &pass,
+                        other_dtc: &dtc[1 - s],
+                        index: i,
                     };
-                    at.check(pos.as_ref(), None, &mut rep);
+                    at.check(
+                        dtc[s][i],
+                        this.values[i],
+                        this.verdict(i),
+                        pos.as_ref(),
+                        None,
+                        &mut rep,
+                    );
                 }
-            }
-            rep
-        })
-        .collect();
-    phase.end();
-    let mut out = VerifyReport::default();
-    for p in parts {
-        out.merge(p);
+                rep
+            })
+            .collect();
+        for p in parts {
+            out.merge(p);
+        }
     }
+    phase.end();
     out
 }
