@@ -309,6 +309,60 @@ fn verify_catches_a_corrupted_dtc() {
     assert!(bad.mismatches >= 1, "a corrupted DTC passes verification");
 }
 
+/// Verification from the files (the DTC of losses derived from their moves, the other side
+/// to move decoded, the own side streamed) counts what verification in memory counts, and
+/// catches a win's DTC changed in the DTC file.
+#[test]
+fn verify_files_agrees_with_verify_in_memory_and_catches_a_changed_dtc_file() {
+    use xqdb::tablebase::pipeline::load_table;
+    use xqdb::tablebase::pipeline_dtc::load_dtc;
+    use xqdb::tablebase::values::ILLEGAL;
+    use xqdb::tablebase::verify::verify_table;
+    let dir = folder();
+    let mut set = TableSet::new();
+    for m in closure(&[krkn()]) {
+        if m != krkn() {
+            set.insert(Arc::new(load_table(dir.path(), &m, false).expect("load")));
+        }
+    }
+    let mut t = load_table(dir.path(), &krkn(), true).expect("load");
+    load_dtc(dir.path(), &mut t).expect("DTC file");
+    let t = Arc::new(t);
+    set.insert(t.clone());
+    let in_memory = verify_table(&t, &set);
+    let from_files = verify_files(dir.path(), &krkn()).expect("verify");
+    assert_eq!(from_files.mismatches, 0, "{:?}", from_files.examples);
+    assert_eq!(in_memory.mismatches, 0, "{:?}", in_memory.examples);
+    assert_eq!(from_files.checked, in_memory.checked);
+    assert_eq!(from_files.rulings, in_memory.rulings);
+    assert_eq!(from_files.dtc_checked, in_memory.dtc_checked);
+    // a win (DTM >= 3) whose DTC is at least 2 gets one ply less in the file
+    drop(set);
+    let mut t = Arc::try_unwrap(t).expect("the only reference once the set is gone");
+    let dtc = t.dtc.as_mut().expect("loaded");
+    let i = (0..t.values[0].len())
+        .find(|&i| {
+            let v = t.values[0][i];
+            v != ILLEGAL && v <= MAX_DTM && v % 2 == 1 && v >= 3 && dtc[0][i] >= 2
+        })
+        .expect("a win with DTC >= 2");
+    dtc[0][i] -= 1;
+    let mut written = xqdb::tablebase::file::Written::default();
+    xqdb::tablebase::file::write_dtc_file(dir.path(), &t, &mut written).expect("write");
+    let bad = verify_files(dir.path(), &krkn()).expect("verify");
+    assert!(
+        bad.mismatches >= 1,
+        "a changed DTC file passes verification"
+    );
+    assert!(
+        bad.examples
+            .iter()
+            .any(|e| e.why == "distance to conversion"),
+        "{:?}",
+        bad.examples
+    );
+}
+
 #[test]
 fn the_engine_keeps_the_win_within_the_natural_limit_then_mates_fastest() {
     use std::sync::atomic::AtomicBool;

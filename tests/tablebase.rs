@@ -413,6 +413,52 @@ fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
     }
 }
 
+/// The same trap check from the files: verification of a table in its files (one side to
+/// move at a time, sub-tables through a block cache, the trap check on bitsets) finds the
+/// same missed rulings as the table in memory.
+#[test]
+fn verify_files_finds_the_same_missed_rulings() {
+    use xqdb::board::rules::RuleSet;
+    use xqdb::tablebase::file::write_files;
+    use xqdb::tablebase::generate::GenOptions;
+    use xqdb::tablebase::verify::verify_files;
+    let none = GenOptions {
+        rules: RuleSet::CyclesDraw,
+        ..GenOptions::default()
+    };
+    let krkn: Material = "KRKN".parse().unwrap();
+    let mut plain = TableSet::new();
+    for m in closure(&[krkn]) {
+        if m != krkn {
+            plain.insert(Arc::new(generate(m, &plain, none).unwrap()));
+        }
+    }
+    let mut wrong = generate(krkn, &plain, none).unwrap();
+    wrong.rules = RuleSet::CheckChase;
+    let dir = temp_dir("verify-trap");
+    let mut set = TableSet::new();
+    for m in closure(&[krkn]) {
+        if m != krkn {
+            let t = tables().get(&m).unwrap().clone();
+            write_files(dir.path(), &t).unwrap();
+            set.insert(t);
+        }
+    }
+    write_files(dir.path(), &wrong).unwrap();
+    set.insert(Arc::new(wrong));
+    let in_memory = verify_table(set.get(&krkn).unwrap(), &set);
+    let from_files = verify_files(dir.path(), &krkn).unwrap();
+    assert!(
+        from_files.mismatches > 0,
+        "the missed rulings went unnoticed"
+    );
+    assert_eq!(from_files.mismatches, in_memory.mismatches);
+    assert_eq!(from_files.checked, in_memory.checked);
+    for e in &from_files.examples {
+        assert!(e.why.contains("missed ruling"), "{e:?}");
+    }
+}
+
 /// Files of format version 1 (blocks of values byte by byte, no tag; `tests/data/format-v1`
 /// holds KRK and KRKN as the generator wrote them before version 2) are still read, probed
 /// and written again as version 2 with the same values.
