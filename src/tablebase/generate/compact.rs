@@ -134,3 +134,78 @@ pub(super) fn finish_compact(val: [Bytes; 2], high: [Bits; 2]) -> [Buf; 2] {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rules::RuleSet;
+    use crate::index::{Material, PlacementIndex};
+    use crate::tablebase::values::{DRAW, ILLEGAL as ILLEGAL_VALUE};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::sync::Mutex;
+
+    fn compact_gen(index: &PlacementIndex) -> Gen<'_> {
+        let n = index.size() as usize;
+        Gen {
+            material: "KRK".parse::<Material>().expect("a material"),
+            index,
+            val: [Bytes::new(n, ILLEGAL), Bytes::new(n, ILLEGAL)],
+            aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            high: Some([Bits::new(n), Bits::new(n)]),
+            capdraw: None,
+            subs: Vec::new(),
+            rules: RuleSet::CyclesDraw,
+            ck: None,
+            assigned: AtomicU64::new(0),
+            overflow: AtomicBool::new(false),
+            fault: Mutex::new(None),
+        }
+    }
+
+    /// Levels from 128 on: the byte wraps, the high bit tells them from the low levels, and
+    /// the finished values carry the whole level.
+    #[test]
+    fn high_levels_scan_and_finish() {
+        let m = "KRK".parse::<Material>().expect("a material");
+        let index = PlacementIndex::new(m).expect("an index");
+        let g = compact_gen(&index);
+        let (red, black) = (Color::Red.index(), Color::Black.index());
+        // 10 decided at level 3 long ago; 11 open with two successors left; 12 open
+        g.val[red].set(10, 3);
+        g.val[red].set(11, 0x82);
+        g.val[red].set(12, 0x85);
+        g.val[black].set(20, 0x81);
+        // level 130 decides 12 (a lost successor: a win in 131) and 11 only at its last
+        g.apply_compact(12, Color::Red, true, 131);
+        g.apply_compact(11, Color::Red, false, 131);
+        assert_eq!(g.val[red].get(11), 0x81, "one successor left");
+        g.apply_compact(11, Color::Red, false, 131);
+        g.apply_compact(20, Color::Black, false, 128);
+        // illegal placements stay as they are
+        g.apply_compact(30, Color::Red, true, 131);
+        assert_eq!(g.assigned.load(Relaxed), 3);
+        let mut at = Vec::new();
+        g.scan_level_compact(Color::Red, 0, 64, 131, |i| at.push(i));
+        assert_eq!(at, vec![11, 12], "level 131, not level 3");
+        at.clear();
+        g.scan_level_compact(Color::Red, 0, 64, 130, |i| at.push(i));
+        assert!(at.is_empty(), "nothing at 130: {at:?}");
+        g.scan_level_compact(Color::Black, 0, 64, 128, |i| at.push(i));
+        assert_eq!(at, vec![20]);
+        let Gen { val, high, .. } = g;
+        let values = finish_compact(val, high.expect("compact"));
+        assert_eq!(
+            (values[0][10], values[0][11], values[0][12], values[1][20]),
+            (3, 131, 131, 128)
+        );
+        assert_eq!(
+            (values[0][30], values[0][0]),
+            (ILLEGAL_VALUE, ILLEGAL_VALUE)
+        );
+        assert_eq!(level_code(130), code::make(0, code::LOSS));
+        assert_eq!(level_code(131), code::make(0, code::WIN));
+        let open = Bytes::new(8, 0x83);
+        let values = finish_compact([open, Bytes::new(8, 0)], [Bits::new(8), Bits::new(8)]);
+        assert_eq!((values[0][0], values[1][7]), (DRAW, 0));
+    }
+}

@@ -25,10 +25,11 @@
 //!    are forbidden. It must reproduce the WDL of step 3 exactly.
 //! 5. Whatever is undecided cannot be forced either way: a draw.
 //!
-//! Work is split over index chunks with rayon. Memory: two bytes per position (a value byte
-//! and an auxiliary byte, each shared by the phases as documented on [`Gen`]) plus, under rule
-//! set 1 with both sides attacking, one bit; the tables one capture away are read from memory
-//! or block by block from their files (see [`subs`]).
+//! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
+//! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
+//! with them two bytes per position (a value byte and an auxiliary byte, each shared by the
+//! phases as documented on [`Gen`]) and one bit; the tables one capture away are read from
+//! memory or block by block from their files (see [`subs`]).
 
 mod bytes;
 pub(super) mod code;
