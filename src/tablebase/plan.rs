@@ -70,7 +70,9 @@ pub struct Params {
     pub busy_cores: f64,
     /// Peak resident memory of a `gen` process besides its tables (bytes).
     pub base_bytes: f64,
-    /// Peak bytes per position of the table being generated, by rule set.
+    /// Peak bytes per position of the table being generated (`--metrics wdl,dtm`): without
+    /// repetition-rule rounds (rule set 0, or a side without attacker: the generator's
+    /// compact layout), with them (rule set 1, both sides attacking).
     pub bytes_per_position: [f64; 2],
     /// Bytes per position of each direct sub-table held in memory while the table is
     /// verified (`gen` reads its sub-tables from their files: see `sub_cache_bytes`).
@@ -128,10 +130,10 @@ impl Params {
         // Process, thread pool and compression buffers: KRNKR's 128 MB peak is 16 MiB,
         // 2.06 bytes per position and its sub-tables' 1.9 M positions.
         base_bytes: 16.0 * 1048576.0,
-        // Since sub-tables are read from their files (2026-11-26): KRNKAABB alone 184.4 MiB
-        // (2.0 bytes per position besides the base), KRNKR alone 123.9 MiB (2.12); rule set
-        // 0's KRNKR closure 116.8 MiB (about 1.9).
-        bytes_per_position: [2.0, 2.2],
+        // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
+        // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
+        // with rule rounds KRNKR alone 123.9 MiB (2.12).
+        bytes_per_position: [1.0, 2.2],
         // `verify` reads a sub-table into one byte per position (its two sides' values).
         bytes_per_sub_position: 1.0,
         // `SUB_CACHE_BYTES` of the generator (generate/params.rs).
@@ -295,6 +297,8 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     let shape = Shape::of(&m);
     let (pos, sub) = (positions as f64, sub_positions as f64);
     let r = rules.code() as usize;
+    // the generator's layout: wide only with repetition-rule rounds
+    let layout = (rules == RuleSet::CheckChase && shape == Shape::TwoSided) as usize;
     let s = shape.slot();
     let time_factor = match rules {
         RuleSet::CyclesDraw => p.rules_none_time_factor[s],
@@ -309,7 +313,7 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
         deps,
         positions,
         sub_positions,
-        peak_bytes: (p.base_bytes + p.bytes_per_position[r] * pos + gen_subs) as u64,
+        peak_bytes: (p.base_bytes + p.bytes_per_position[layout] * pos + gen_subs) as u64,
         seconds: wall(time_factor * p.cpu_per_position[s] * pos),
         verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
         verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,

@@ -220,6 +220,7 @@ pub fn generate_dtc(
             index: &table.index,
             val: [Bytes::new(0, 0), Bytes::new(0, 0)],
             aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            high: None,
             capdraw: None,
             subs: subs_of(material, subs, table.rules)?,
             assigned: AtomicU64::new(0),

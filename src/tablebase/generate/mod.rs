@@ -25,13 +25,15 @@
 //!    are forbidden. It must reproduce the WDL of step 3 exactly.
 //! 5. Whatever is undecided cannot be forced either way: a draw.
 //!
-//! Work is split over index chunks with rayon. Memory: two bytes per position (a value byte
-//! and an auxiliary byte, each shared by the phases as documented on [`Gen`]) plus, under rule
-//! set 1 with both sides attacking, one bit; the tables one capture away are read from memory
-//! or block by block from their files (see [`subs`]).
+//! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
+//! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
+//! with them two bytes per position (a value byte and an auxiliary byte, each shared by the
+//! phases as documented on [`Gen`]) and one bit; the tables one capture away are read from
+//! memory or block by block from their files (see [`subs`]).
 
 mod bytes;
 pub(super) mod code;
+mod compact;
 mod cycles;
 mod dtc;
 mod dtm;
@@ -92,16 +94,17 @@ pub struct GenOptions<'a> {
 /// cache.
 pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
-/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
-/// value and an auxiliary byte per position, under rule set 1 with both sides attacking
-/// one capture-draw bit per position besides.
+/// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
+/// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
+/// byte per position and one capture-draw bit; without, a value byte and one bit per
+/// position (the compact layout, see [`compact`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
-    let bits = if rules == RuleSet::CheckChase && Gen::both_attack(material) {
-        2 * n.div_ceil(64) * 8
+    let bits = 2 * n.div_ceil(64) * 8;
+    if Gen::has_rule_rounds(material, rules) {
+        4 * n.next_multiple_of(8) + bits
     } else {
-        0
-    };
-    4 * n.next_multiple_of(8) + bits
+        2 * n.next_multiple_of(8) + bits
+    }
 }
 
 fn no_notice(_: &str) {}
@@ -180,21 +183,30 @@ enum Mode {
     /// Steps 2 and 3: open predecessors hold a counter in the value byte; decisions get
     /// this round number.
     Counting(u8),
+    /// Step 2 in the compact layout (see [`compact`]): decisions get their level in the
+    /// value byte.
+    Compact,
     /// Step 4: the counter is in the auxiliary byte and the code is kept.
     Dtm,
 }
 
 /// The generation state of one table.
 ///
-/// Per position and side to move, a value byte (see [`code`]) and an auxiliary byte: the
-/// distance (level) or propagation step at which a decided position was decided; 0xFF for
-/// open positions during step 2; the rule flags of open positions during step 3; the counter
-/// of open positions during step 4.
+/// The wide layout (tables with repetition-rule rounds): per position and side to move, a
+/// value byte (see [`code`]) and an auxiliary byte: the distance (level) or propagation step
+/// at which a decided position was decided; 0xFF for open positions during step 2; the rule
+/// flags of open positions during step 3; the counter of open positions during step 4.
+///
+/// The compact layout (tables without): the value byte alone, holding the level of a decided
+/// position, and a bit per position for levels from 128 on (see [`compact`]).
 pub(super) struct Gen<'a> {
     material: Material,
     index: &'a PlacementIndex,
     val: [Bytes; 2],
+    /// Empty in the compact layout.
     aux: [Bytes; 2],
+    /// The compact layout's high level bits (None: the wide layout).
+    high: Option<[Bits; 2]>,
     /// Under rule set 1: positions with a capture into a drawn position.
     capdraw: Option<[Bits; 2]>,
     subs: Vec<Sub>,
@@ -311,7 +323,7 @@ impl Gen<'_> {
                 }
                 let s = side.index();
                 if facing || pos.is_attacked(pos.king(!side), side) {
-                    self.val[s].set(i, code::ILLEGAL);
+                    self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
                 // under the rules the move list serves the capture-draw test too
@@ -322,8 +334,11 @@ impl Gen<'_> {
                     None => self.count_children(&pos, asym),
                 };
                 if n == 0 {
+                    // lost at level 0: the same byte in both layouts
                     self.val[s].set(i, code::make(0, code::LOSS));
-                    self.aux[s].set(i, 0);
+                    if self.high.is_none() {
+                        self.aux[s].set(i, 0);
+                    }
                     continue;
                 }
                 if n > 127 {
@@ -341,6 +356,20 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// The value byte of an illegal placement in this state's layout.
+    fn illegal_byte(&self) -> u8 {
+        match self.high {
+            Some(_) => compact::ILLEGAL,
+            None => code::ILLEGAL,
+        }
+    }
+
+    /// True when a table of `material` under `rules` runs repetition-rule rounds (step 3):
+    /// rule set 1 and both sides attacking. Only those need the wide layout.
+    fn has_rule_rounds(material: Material, rules: RuleSet) -> bool {
+        rules == RuleSet::CheckChase && Gen::both_attack(material)
     }
 
     /// True when both sides have a piece that can attack (rook, horse, cannon or pawn):
@@ -375,7 +404,7 @@ pub fn generate_from(
     let index = PlacementIndex::new(material)?;
     let n = index.size() as usize;
     let sub_list = subs_of(material, subs, opts.rules)?;
-    let cycles = opts.rules == RuleSet::CheckChase && Gen::both_attack(material);
+    let cycles = Gen::has_rule_rounds(material, opts.rules);
     let tmp = std::env::temp_dir();
     let backing = Backing::for_table(
         material,
@@ -391,11 +420,20 @@ pub fn generate_from(
         ));
     }
     let bytes = |fill| Bytes::with(&backing, n, fill);
+    let (val, aux, high) = if cycles {
+        let val = [bytes(code::ILLEGAL)?, bytes(code::ILLEGAL)?];
+        (val, [bytes(0xFF)?, bytes(0xFF)?], None)
+    } else {
+        let val = [bytes(compact::ILLEGAL)?, bytes(compact::ILLEGAL)?];
+        let high = [Bits::with(&backing, n)?, Bits::with(&backing, n)?];
+        (val, [Bytes::new(0, 0), Bytes::new(0, 0)], Some(high))
+    };
     let g = Gen {
         material,
         index: &index,
-        val: [bytes(code::ILLEGAL)?, bytes(code::ILLEGAL)?],
-        aux: [bytes(0xFF)?, bytes(0xFF)?],
+        val,
+        aux,
+        high,
         capdraw: match cycles {
             true => Some([Bits::with(&backing, n)?, Bits::with(&backing, n)?]),
             false => None,
@@ -434,7 +472,11 @@ pub fn generate_from(
     if let Some(from) = resume::levels_from(resumed) {
         let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
         lap("start");
-        g.levels(Mode::Counting(0), from, &pb)?;
+        let mode = match g.high {
+            Some(_) => Mode::Compact,
+            None => Mode::Counting(0),
+        };
+        g.levels(mode, from, &pb)?;
         pb.end();
         lap("round 0");
     }
@@ -479,7 +521,11 @@ pub(super) fn cpu_seconds() -> f64 {
 /// The generation state as DTM values and, when some verdict rests on the rules, verdicts.
 #[allow(clippy::type_complexity)]
 fn finish(g: Gen<'_>) -> ([Buf; 2], Option<[Buf; 2]>) {
-    let Gen { val, aux, .. } = g;
+    let Gen { val, aux, high, .. } = g;
+    if let Some(high) = high {
+        // every verdict is the plain one of its value
+        return (compact::finish_compact(val, high), None);
+    }
     let mut values: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
     let mut verdicts: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
     for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {

@@ -202,6 +202,12 @@ impl Gen<'_> {
             arrays.push(Array::Bits(a));
             arrays.push(Array::Bits(b));
         }
+        if let Some([a, b]) = &self.high {
+            // the compact layout: the value bytes and the high level bits
+            arrays.truncate(2);
+            arrays.push(Array::Bits(a));
+            arrays.push(Array::Bits(b));
+        }
         State { arrays }
     }
 

@@ -19,6 +19,7 @@ impl Gen<'_> {
         let q = q as usize;
         let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
         match mode {
+            Mode::Compact => self.apply_compact(q, side, child_loss, stamp),
             Mode::Counting(order) => {
                 if child_loss {
                     let win = code::make(order, code::WIN);
@@ -207,6 +208,13 @@ impl Gen<'_> {
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for x in Color::ALL {
+                    if let Mode::Compact = mode {
+                        let c = compact::level_code(level);
+                        self.scan_level_compact(x, start, end, level, |i| {
+                            self.retro_own(i as u64, x, c, stamp, mode)
+                        });
+                        continue;
+                    }
                     let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
                     aux.scan(start, end, level, |i| {
                         let v = val.get(i);
@@ -232,7 +240,7 @@ impl Gen<'_> {
             let next = level + 1;
             self.safe_point(match mode {
                 Mode::Dtm => Step::Dtm { next },
-                Mode::Counting(_) => Step::Levels { next },
+                Mode::Counting(_) | Mode::Compact => Step::Levels { next },
             })?;
             level += 1;
         }
