@@ -20,8 +20,8 @@ use xqdb::tablebase::generate::GenOptions;
 use xqdb::tablebase::pipeline::{closure, generate_closure, generate_in_order_with, Existing};
 use xqdb::tablebase::pipeline_dtc::compute_dtc;
 use xqdb::tablebase::values::{wdl_of, Wdl, MAX_DTM};
+use xqdb::tablebase::verify::dtc::verify_dtc;
 use xqdb::tablebase::verify::verify_files;
-use xqdb::tablebase::verify_dtc::verify_dtc;
 use xqdb::tablebase::{Table, TableSet, Tablebases};
 
 fn reference() -> Option<String> {

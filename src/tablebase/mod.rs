@@ -19,11 +19,6 @@ pub mod status;
 pub mod table;
 pub mod values;
 pub mod verify;
-pub mod verify_dtc;
-mod verify_files;
-pub mod verify_params;
-mod verify_source;
-mod verify_trap;
 pub mod workfile;
 
 pub use generate::generate;

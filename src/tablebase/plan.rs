@@ -74,9 +74,13 @@ pub struct Params {
     /// repetition-rule rounds (rule set 0, or a side without attacker: the generator's
     /// compact layout), with them (rule set 1, both sides attacking).
     pub bytes_per_position: [f64; 2],
-    /// Bytes per position of each direct sub-table held in memory while the table is
-    /// verified (`gen` reads its sub-tables from their files: see `sub_cache_bytes`).
+    /// Bytes per position of the direct sub-tables that `verify` holds in its cache of
+    /// decoded blocks (a block of each of the two files per position looked up), up to
+    /// `verify_sub_cache_bytes`.
     pub bytes_per_sub_position: f64,
+    /// The bound of `verify`'s cache of sub-table blocks
+    /// ([`crate::tablebase::verify::params::SUB_CACHE_BYTES`]).
+    pub verify_sub_cache_bytes: f64,
     /// What `gen` holds of its sub-tables: the decoded blocks of the side each capture
     /// leads to (half of a sub-table's positions, one byte each), at most this cache.
     pub sub_cache_bytes: f64,
@@ -121,6 +125,9 @@ impl Params {
     /// | KRNKR | two | 53.3 M | 112.8 | 128 MB | 155.0 | 1,922 MB | 10,416,392 |
     /// | KRKNA, rule set 0 | two | 2.69 M | 2.28 | 32.8 MB | 6.53 | 18.3 MB | 578,211 |
     /// | KRAKAB, rule set 0 | one | 0.94 M | 0.78 | 23.7 MB | 2.40 | 10.0 MB | 112,330 |
+    ///
+    /// The verify peaks above are of the verifier before it read tables from their files
+    /// one side to move at a time; see `verify_bytes_per_position` for today's.
     pub const MEASURED: Params = Params {
         threads: 2,
         // `gen --default` (49 small tables): 9.85 CPU s in 8.3 s wall at load average 6, so
@@ -134,8 +141,9 @@ impl Params {
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 123.9 MiB (2.12).
         bytes_per_position: [1.0, 2.2],
-        // `verify` reads a sub-table into one byte per position (its two sides' values).
-        bytes_per_sub_position: 1.0,
+        // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
+        bytes_per_sub_position: 2.0,
+        verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
         // `SUB_CACHE_BYTES` of the generator (generate/params.rs).
         sub_cache_bytes: 32.0 * 1048576.0,
         // The largest of each shape above: KAABBKAABB 0.24 us, KRKAABB 0.94 us, KRNKR
@@ -150,11 +158,20 @@ impl Params {
         // derived the DTC from the successors it looks up for the value: KAABBKAABB 0.56 us
         // (no DTC to check), KRKAABB 0.83 us, KNAABBK 0.62 us, KRKNA 0.82 us, KRNKR 0.95 us
         // (0.74 us of it without the DTC file; it was 2.9 us without).
+        // Verification one side to move at a time from the files (2026-11-26, load 8 to 13
+        // on 2 cores) is no dearer: KRNKR 49.7 CPU s (0.93 us; 54.4 s before), KRABKRA 75.7 s
+        // (0.96 us; 96.1 s), KRNKAABB 97.1 s (1.10 us; 104.2 s at the same load).
         verify_cpu_per_position: [0.56e-6, 0.8e-6, 0.95e-6],
-        // verify holds the table with its verdicts and the cycles it re-judges: two-sided
-        // tables under rule set 1 need 36 bytes per position (KRNKR 1.92 GB; small tables
-        // with many rulings more: KNAKP 146, KCKC 370); the others 5 to 10.
-        verify_bytes_per_position: [[7.0, 10.0, 7.0], [7.0, 10.0, 36.0]],
+        // verify (2026-11-26, one side to move at a time from the files) holds of the other
+        // side its values, its DTC and, when some verdict rests on the repetition rules (only
+        // two-sided tables have such verdicts), its WDL bytes (one byte per index each: 0.5
+        // per position), and for the trap check of two-sided tables under rule set 1 six
+        // bits per index (0.375 per position): 1.0 and 1.875 bytes per position. Measured
+        // with the DTC file (`/usr/bin/time -v`, peak RSS; per position besides the base and
+        // the cache bound): KRNKR 115.8 MiB (1.89), KRABKRA 195.3 MiB (1.54: the cache
+        // was not full), KRNKAABB 155.4 MiB (0.89); verify before: 378.2 MiB, 1,080.6 MiB,
+        // 448.7 MiB (7.4, 14.4, 5.3 bytes per position all told).
+        verify_bytes_per_position: [[1.0, 1.0, 1.0], [1.0, 1.0, 1.875]],
         // Format version 2: KRKAABB 0.114, KRKNA 0.184, KRNKR 0.161 (version 1: KAABBKAABB
         // 0.0014, KRKAABB 0.18, KRNKR 0.195; no-attacker tables only get smaller).
         disk_bytes_per_position: [0.0014, 0.114, 0.165],
@@ -305,7 +322,7 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
         RuleSet::CheckChase => 1.0,
     };
     let wall = |cpu: f64| p.seconds_per_process + cpu / p.busy_cores;
-    let subs = p.bytes_per_sub_position * sub;
+    let subs = (p.bytes_per_sub_position * sub).min(p.verify_sub_cache_bytes);
     let gen_subs = (0.5 * sub).min(p.sub_cache_bytes);
     Ok(TableCost {
         material: m,

@@ -13,10 +13,10 @@
 //! sets, generating the moves of the positions still in them in each round instead of
 //! keeping their successor lists.
 
-use super::values::{wdl_of, Wdl, DRAW};
-use super::verify::{Mismatch, Succ, VerifyReport};
+use super::{Mismatch, Succ, VerifyReport};
 use crate::board::{Color, Position, Role};
 use crate::index::{Material, PieceList, PlacementIndex};
+use crate::tablebase::values::{wdl_of, Wdl, DRAW};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

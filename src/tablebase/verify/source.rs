@@ -4,21 +4,21 @@
 //!
 //! This is a reader of the files (see FORMAT.md) of its own, apart from the generator's.
 
-use super::file::{table_path, FileError, Metric, TableFile};
-use super::table::{table_material, ProbeMissing, TbError};
-use super::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use super::verify::Captures;
-use super::verify_params::SUB_CACHE_BYTES;
+use super::params::SUB_CACHE_BYTES;
+use super::Captures;
 use crate::board::rules::RuleSet;
 use crate::board::Position;
 use crate::index::{Material, PlacementIndex};
+use crate::tablebase::file::{table_path, FileError, Metric, TableFile};
+use crate::tablebase::table::{table_material, ProbeMissing, TbError};
+use crate::tablebase::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// The value of a position from its WDL-file and DTM-file bytes (as
-/// [`super::file::combine`]).
+/// [`crate::tablebase::file::combine`]).
 pub(super) fn combine_one(w: u8, d: u8) -> u8 {
     match Verdict::decode(w).map(|v| v.wdl) {
         Some(Wdl::Draw) => DRAW,

@@ -3,24 +3,24 @@
 //! [`super::verify`] checks the positions one side to move at a time. For the pass over
 //! side `s` this module holds, of the other side `t`, its values and (when some verdict
 //! rests on the rules) its WDL bytes, one byte per index each, and its DTC (wins from the
-//! file, losses derived from their moves as [`super::dtc_code`] defines them); side `s`
+//! file, losses derived from their moves as [`crate::tablebase::dtc_code`] defines them); side `s`
 //! itself is read block by block as the pass goes. The tables one capture away are read
-//! through a bounded cache of blocks ([`super::verify_source`]). Peak: three bytes per index
+//! through a bounded cache of blocks ([`super::source`]). Peak: three bytes per index
 //! (1.5 per position) and the trap check's six bits per index, besides the caches.
 //!
 //! Every block of the table's files and of its sub-tables' files is decoded (and its
 //! checksum checked) once before the passes.
 
-use super::dtc_code::{decode_win, loss_dtc};
-use super::file::{Metric, TableFile};
-use super::table::{table_material, TbError};
-use super::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM, UNKNOWN};
-use super::verify::{needs_trap_check, Pass, SideView, VerifyReport, CHUNK, DTC_DERIVED};
-use super::verify_source::{check_blocks, combine_one, open_file, read_range, stretches, SubFiles};
-use super::verify_trap::TrapSets;
+use super::source::{check_blocks, combine_one, open_file, read_range, stretches, SubFiles};
+use super::trap::TrapSets;
+use super::{needs_trap_check, Pass, SideView, VerifyReport, CHUNK, DTC_DERIVED};
 use crate::board::{Color, Position};
 use crate::index::{Material, PieceList, PlacementIndex};
 use crate::progress::{Phase, Progress};
+use crate::tablebase::dtc_code::{decode_win, loss_dtc};
+use crate::tablebase::file::{Metric, TableFile};
+use crate::tablebase::table::{table_material, TbError};
+use crate::tablebase::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM, UNKNOWN};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
@@ -62,7 +62,7 @@ impl Files {
         let index = PlacementIndex::new(name)?;
         let wdl = open_file(dir, &name, Metric::Wdl, &index)?;
         let dtm = open_file(dir, &name, Metric::Dtm, &index)?;
-        let dtc_path = super::file::table_path(dir, &name, Metric::Dtc);
+        let dtc_path = crate::tablebase::file::table_path(dir, &name, Metric::Dtc);
         let dtc = if dtc_path.exists() {
             Some(open_file(dir, &name, Metric::Dtc, &index)?)
         } else {

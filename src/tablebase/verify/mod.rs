@@ -23,23 +23,29 @@
 //! side to move, so a pass over the positions of one side reads the other side's values
 //! (and verdicts and DTC) at random and its own in index order. A table in memory
 //! ([`verify_table`]) is read in place; a table in its files ([`verify_files`], see
-//! [`super::verify_files`]) holds only the other side decoded, its own side streamed block
+//! [`files`]) holds only the other side decoded, its own side streamed block
 //! by block, and its sub-tables read through a bounded cache of blocks
-//! ([`super::verify_source`]); the trap check keeps bitsets ([`super::verify_trap`]).
+//! ([`source`]); the trap check keeps bitsets ([`trap`]).
 //!
 //! None of this shares code with the generator beyond move generation and the rules module.
 
+pub mod dtc;
+mod files;
+pub mod params;
+mod source;
+mod trap;
+
 use super::table::{Table, TableSet};
 use super::values::{value_from_children, wdl_of, Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use super::verify_dtc::DtcAt;
-use super::verify_trap::{both_attack, TrapSets};
 use crate::board::rules::{new_attacks, RuleSet};
 use crate::board::{Color, Move, Position, MAX_MOVES};
 use crate::index::{Material, PieceList, PlacementIndex};
 use arrayvec::ArrayVec;
+use dtc::DtcAt;
 use rayon::prelude::*;
+use trap::{both_attack, TrapSets};
 
-pub use super::verify_files::{verify_files, verify_files_reporting};
+pub use files::{verify_files, verify_files_reporting};
 
 /// One position whose stored value disagrees with its successors.
 #[derive(Debug, Clone)]
@@ -70,14 +76,14 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
-    pub(super) fn add(&mut self, m: Mismatch) {
+    fn add(&mut self, m: Mismatch) {
         self.mismatches += 1;
         if self.examples.len() < 10 {
             self.examples.push(m);
         }
     }
 
-    pub(super) fn merge(&mut self, p: VerifyReport) {
+    fn merge(&mut self, p: VerifyReport) {
         self.checked += p.checked;
         self.dtc_checked += p.dtc_checked;
         self.rulings += p.rulings;
@@ -94,15 +100,15 @@ impl VerifyReport {
 /// side, or of a stretch of it): values, verdicts when some rest on the rules (None: the
 /// plain verdicts of the values), DTC when checked.
 #[derive(Clone, Copy)]
-pub(super) struct SideView<'a> {
-    pub(super) values: &'a [u8],
-    pub(super) verdicts: Option<&'a [u8]>,
-    pub(super) dtc: Option<&'a [u8]>,
+struct SideView<'a> {
+    values: &'a [u8],
+    verdicts: Option<&'a [u8]>,
+    dtc: Option<&'a [u8]>,
 }
 
 impl<'a> SideView<'a> {
     /// Side `s` of a table in memory.
-    pub(super) fn of_table(t: &'a Table, s: usize) -> SideView<'a> {
+    fn of_table(t: &'a Table, s: usize) -> SideView<'a> {
         SideView {
             values: &t.values[s],
             verdicts: t.verdicts.as_ref().map(|v| &v[s][..]),
@@ -111,7 +117,7 @@ impl<'a> SideView<'a> {
     }
 
     /// The stretch `r` of it.
-    pub(super) fn slice(&self, r: std::ops::Range<usize>) -> SideView<'a> {
+    fn slice(&self, r: std::ops::Range<usize>) -> SideView<'a> {
         SideView {
             values: &self.values[r.clone()],
             verdicts: self.verdicts.map(|v| &v[r.clone()]),
@@ -120,7 +126,7 @@ impl<'a> SideView<'a> {
     }
 
     /// The verdict stored for index `i`.
-    pub(super) fn verdict(&self, i: usize) -> Option<Verdict> {
+    fn verdict(&self, i: usize) -> Option<Verdict> {
         match self.verdicts {
             Some(v) => Verdict::decode(v[i]),
             None => wdl_of(self.values[i]).map(Verdict::plain),
@@ -129,7 +135,7 @@ impl<'a> SideView<'a> {
 }
 
 /// The values of captures' results: the tables one capture away.
-pub(super) trait Captures: Sync {
+trait Captures: Sync {
     /// The value of `pos` (a position of a smaller material), ILLEGAL when it has none.
     fn capture_value(&self, pos: &Position) -> u8;
 }
@@ -142,31 +148,31 @@ impl Captures for TableSet {
 
 /// The DTC byte of a lost position read from its file, where the file stores none (the
 /// loss's DTC follows from its moves, see [`super::dtc_code`]): it is derived.
-pub(super) const DTC_DERIVED: u8 = super::values::UNKNOWN;
+const DTC_DERIVED: u8 = super::values::UNKNOWN;
 
 /// One pass of the verifier: the positions of `side` to move, checked against the other
 /// side's values (`other`, read at random) and the tables one capture away.
-pub(super) struct Pass<'a> {
-    pub(super) index: &'a PlacementIndex,
-    pub(super) side: Color,
-    pub(super) other: SideView<'a>,
-    pub(super) captures: &'a dyn Captures,
+struct Pass<'a> {
+    index: &'a PlacementIndex,
+    side: Color,
+    other: SideView<'a>,
+    captures: &'a dyn Captures,
     /// The trap check's sets, when the table needs the check.
-    pub(super) trap: Option<&'a TrapSets>,
+    trap: Option<&'a TrapSets>,
     /// The values come from files, which do not store illegal placements (each position's
     /// legality decides) nor the DTC of losses ([`DTC_DERIVED`]).
-    pub(super) from_files: bool,
+    from_files: bool,
 }
 
 /// A successor: its move, distance byte and, for one in this table, its index and verdict.
-pub(super) struct Succ {
-    pub(super) mv: Move,
-    pub(super) value: u8,
+struct Succ {
+    mv: Move,
+    value: u8,
     /// The stored verdict (a capture's from its value); None when it cannot be read.
-    pub(super) stored: Option<Verdict>,
+    stored: Option<Verdict>,
     /// A quiet move's index in this table (None for a capture or an unrankable position).
-    pub(super) index: Option<usize>,
-    pub(super) capture: bool,
+    index: Option<usize>,
+    capture: bool,
 }
 
 impl Succ {
@@ -181,7 +187,7 @@ impl Pass<'_> {
     /// (same material, same orientation, the other side to move), so it is ranked once
     /// there for its value, verdict and DTC; a capture is looked up among the smaller
     /// tables. Moves are played and taken back on one copy of the position.
-    pub(super) fn successors(&self, pos: &Position) -> ArrayVec<Succ, MAX_MOVES> {
+    fn successors(&self, pos: &Position) -> ArrayVec<Succ, MAX_MOVES> {
         let mut out = ArrayVec::new();
         let mut child = pos.clone();
         for m in pos.legal_moves() {
@@ -213,7 +219,7 @@ impl Pass<'_> {
 
     /// Check the positions `start..start + this.values.len()` of the pass's side (`this`:
     /// their stored bytes).
-    pub(super) fn check_range(&self, start: usize, this: &SideView, rep: &mut VerifyReport) {
+    fn check_range(&self, start: usize, this: &SideView, rep: &mut VerifyReport) {
         let side = self.side;
         let mut pieces = PieceList::new();
         for k in 0..this.values.len() {
@@ -372,7 +378,7 @@ pub fn verify_table(table: &Table, tables: &TableSet) -> VerifyReport {
 }
 
 /// Positions per step of the verification's progress and per parallel task.
-pub(super) const CHUNK: usize = 4096;
+const CHUNK: usize = 4096;
 
 /// [`verify_table`], reporting its progress (one step per side and block of 4,096
 /// indices).
@@ -422,6 +428,6 @@ pub fn verify_table_reporting(
 }
 
 /// True when the table needs the trap check of draws (see the module documentation).
-pub(super) fn needs_trap_check(rules: RuleSet, m: Material) -> bool {
+fn needs_trap_check(rules: RuleSet, m: Material) -> bool {
     rules == RuleSet::CheckChase && both_attack(m)
 }

@@ -14,12 +14,12 @@
 //! looked up for the position's value ([`DtcAt::check`]); [`verify_dtc`] checks the DTC
 //! alone.
 
-use super::table::{Table, TableSet};
-use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
-use super::verify::{Mismatch, Pass, SideView, Succ, VerifyReport, CHUNK, DTC_DERIVED};
+use super::{Mismatch, Pass, SideView, Succ, VerifyReport, CHUNK, DTC_DERIVED};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
+use crate::tablebase::table::{Table, TableSet};
+use crate::tablebase::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use rayon::prelude::*;
 
 /// The DTC of one decided position from its successors (`other`: the DTC of the other side
