@@ -316,3 +316,24 @@ fn damaged_or_foreign_checkpoint_is_reported_and_ignored() {
     let err = finish_and_compare(d, "foreign checkpoint");
     assert!(err.contains("ignored (it belongs to "), "{err}");
 }
+
+/// A kill inside a table without repetition-rule rounds (KNK and KRK, in the generator's
+/// compact layout: the levels in the value bytes), past its first levels, resumes to the same
+/// files.
+#[test]
+fn resume_in_the_compact_layout_is_byte_identical() {
+    let dir = temp_dir("resume-compact");
+    let hook = kill_at(dir.path(), 12);
+    let table = hook_table(&hook);
+    assert!(
+        ["KNK", "KRK"].contains(&table.as_str()) && hook.contains("retrograde level"),
+        "{hook}: not a level of a table without rule rounds"
+    );
+    let err = finish_and_compare(dir.path(), &hook);
+    assert!(
+        err.contains(&format!(
+            "resuming {table} from checkpoint (retrograde level"
+        )),
+        "{err}"
+    );
+}

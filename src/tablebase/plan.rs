@@ -74,6 +74,10 @@ pub struct Params {
     /// repetition-rule rounds (rule set 0, or a side without attacker: the generator's
     /// compact layout), with them (rule set 1, both sides attacking).
     pub bytes_per_position: [f64; 2],
+    /// Peak bytes per position of the DTC step that `gen` runs after it by default (the
+    /// table's values, its verdicts when some rest on the rules, and the DTC's own byte),
+    /// by the same layouts: the peak is the larger of the two.
+    pub dtc_bytes_per_position: [f64; 2],
     /// Bytes per position of the direct sub-tables that `verify` holds in its cache of
     /// decoded blocks (a block of each of the two files per position looked up), up to
     /// `verify_sub_cache_bytes`.
@@ -141,6 +145,9 @@ impl Params {
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 123.9 MiB (2.12).
         bytes_per_position: [1.0, 2.2],
+        // With the DTC (by default): KRNKAABB alone 198.8 MiB (2.2 besides the base), the
+        // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes).
+        dtc_bytes_per_position: [2.2, 3.0],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
@@ -316,6 +323,7 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     let r = rules.code() as usize;
     // the generator's layout: wide only with repetition-rule rounds
     let layout = (rules == RuleSet::CheckChase && shape == Shape::TwoSided) as usize;
+    let state_bpp = p.bytes_per_position[layout].max(p.dtc_bytes_per_position[layout]);
     let s = shape.slot();
     let time_factor = match rules {
         RuleSet::CyclesDraw => p.rules_none_time_factor[s],
@@ -330,7 +338,7 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
         deps,
         positions,
         sub_positions,
-        peak_bytes: (p.base_bytes + p.bytes_per_position[layout] * pos + gen_subs) as u64,
+        peak_bytes: (p.base_bytes + state_bpp * pos + gen_subs) as u64,
         seconds: wall(time_factor * p.cpu_per_position[s] * pos),
         verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
         verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,
@@ -586,7 +594,9 @@ mod tests {
         let free = Plan::new(t, RuleSet::CheckChase).unwrap();
         let big = free.tables.last().unwrap().clone();
         assert!(!big.out_of_core && big.work_bytes == 0);
-        let limit = big.peak_bytes / 3;
+        // above the process's own needs (`generate::BASE_BYTES`), below the big table's
+        let limit = big.peak_bytes / 2;
+        assert!(limit > generate::BASE_BYTES + (1 << 20));
         let lim = Plan::with_limit(t, RuleSet::CheckChase, p, Some(limit)).unwrap();
         let b = lim.tables.last().unwrap();
         assert_eq!(b.material, big.material);
