@@ -2,8 +2,8 @@
 //! memory limit (a memory cgroup, hard: the kernel kills a process that goes beyond it and
 //! has nothing to reclaim) the in-memory generation of KRNKAB (18 M positions, about 33 MiB
 //! at its peak) is killed and leaves no table file, while `gen --memory` builds the same
-//! table under the same limit, to the same bytes as an unlimited run: the size of a table is
-//! bounded by disk, not by the memory at hand.
+//! table under the same limit, to the same bytes as an unlimited run, and `verify --memory`
+//! checks it there: the size of a table is bounded by disk, not by the memory at hand.
 //!
 //! Making a memory cgroup needs root and a writable cgroup file system (v1 or v2); where
 //! that is not possible the test says so and does nothing else.
@@ -192,6 +192,21 @@ fn a_table_beyond_the_memory_limit_is_generated_out_of_core() {
     for name in &table_files {
         assert!(got.get(name) == want.get(name), "{name} differs");
     }
+    // and verified under the same limit, out of core too
+    let out = group.xqdb(dir.path(), &["verify", TABLE, "--memory", GEN_LIMIT]);
+    let said = text(&out.stdout);
+    assert!(
+        out.status.success(),
+        "verify under {} MiB: {:?} {said} {}",
+        LIMIT >> 20,
+        out.status,
+        text(&out.stderr)
+    );
+    assert!(
+        said.contains(", 0 mismatches (out of core, arrays in "),
+        "{said}"
+    );
+    let got = files(dir.path());
     assert!(
         !got.keys()
             .any(|n| n.ends_with(".work") || n.ends_with(".xqlock")),

@@ -9,6 +9,7 @@ use super::generate;
 use super::pipeline::closure;
 use super::sets::ATTACKERS;
 use super::table::table_material;
+use super::verify;
 use crate::board::rules::RuleSet;
 use crate::board::{Color, Role};
 use crate::index::{IndexError, Material, PlacementIndex};
@@ -284,7 +285,8 @@ pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost,
 /// holds the resident set under it) plus what stays on the heap (the repetition rules' two
 /// bits per index entry), its time [`Params::out_of_core_time_factor`] times longer, and it
 /// needs its work file on disk (the largest of the state and, as `gen` builds the DTC file
-/// by default, the table's values, verdicts and DTC: three bytes per position).
+/// by default, the table's values, verdicts and DTC: three bytes per position). The same
+/// for `verify --memory LIMIT` (its arrays out of core when they do not fit).
 pub fn table_cost_limited(
     m: &Material,
     rules: RuleSet,
@@ -306,6 +308,19 @@ pub fn table_cost_limited(
         c.out_of_core = true;
         // the state, then the table it becomes (values and verdicts) with its DTC
         c.work_bytes = state.max(6 * n.next_multiple_of(8));
+    }
+    // `verify --memory LIMIT` (the same limit): three bytes per index entry in a work file,
+    // the trap check's six bits per index entry (two-sided tables) on the heap
+    let verify_state = 3 * n;
+    if let Some(limit) = limit.filter(|&l| verify::BASE_BYTES + verify_state > l) {
+        let trap_bits = if rules == RuleSet::CheckChase && c.shape == Shape::TwoSided {
+            6 * n.div_ceil(64) * 8
+        } else {
+            0
+        };
+        c.verify_peak_bytes = c.verify_peak_bytes.min(limit + trap_bits);
+        c.out_of_core = true;
+        c.work_bytes = c.work_bytes.max(verify_state);
     }
     Ok(c)
 }

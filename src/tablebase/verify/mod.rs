@@ -45,7 +45,9 @@ use dtc::DtcAt;
 use rayon::prelude::*;
 use trap::{both_attack, TrapSets};
 
-pub use files::{verify_files, verify_files_reporting};
+pub use files::{
+    verify_files, verify_files_limited, verify_files_reporting, verify_work_path, BASE_BYTES,
+};
 
 /// One position whose stored value disagrees with its successors.
 #[derive(Debug, Clone)]
@@ -73,6 +75,8 @@ pub struct VerifyReport {
     pub rulings: u64,
     /// Decided positions whose DTC was re-derived (0 without a DTC file).
     pub dtc_checked: u64,
+    /// The work file the arrays were kept in (`verify --memory`), when out of core.
+    pub work_file: Option<std::path::PathBuf>,
 }
 
 impl VerifyReport {
