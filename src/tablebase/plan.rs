@@ -309,16 +309,16 @@ pub fn table_cost_limited(
         // the state, then the table it becomes (values and verdicts) with its DTC
         c.work_bytes = state.max(6 * n.next_multiple_of(8));
     }
-    // `verify --memory LIMIT` (the same limit): three bytes per index entry in a work file,
-    // the trap check's six bits per index entry (two-sided tables) on the heap
-    let verify_state = 3 * n;
+    // `verify --memory LIMIT` (the same limit): three bytes per index entry and the trap
+    // check's six bits per index entry (two-sided tables) in a work file
+    let trap_bits = if rules == RuleSet::CheckChase && c.shape == Shape::TwoSided {
+        6 * n.div_ceil(64) * 8
+    } else {
+        0
+    };
+    let verify_state = 3 * n + trap_bits;
     if let Some(limit) = limit.filter(|&l| verify::BASE_BYTES + verify_state > l) {
-        let trap_bits = if rules == RuleSet::CheckChase && c.shape == Shape::TwoSided {
-            6 * n.div_ceil(64) * 8
-        } else {
-            0
-        };
-        c.verify_peak_bytes = c.verify_peak_bytes.min(limit + trap_bits);
+        c.verify_peak_bytes = c.verify_peak_bytes.min(limit);
         c.out_of_core = true;
         c.work_bytes = c.work_bytes.max(verify_state);
     }

@@ -107,8 +107,15 @@ impl Files {
             check_blocks(f, |_, _| {})?;
         }
         let n = index.size() as usize;
-        // at the peak: three bytes per index (see the module documentation)
-        let state = 3 * n as u64;
+        // at the peak: three bytes per index (see the module documentation), and the trap
+        // check's six bits per index
+        let trap = needs_trap_check(wdl.header.rules, name);
+        let state = 3 * n as u64
+            + if trap {
+                6 * n.div_ceil(64) as u64 * 8
+            } else {
+                0
+            };
         let backing = match memory {
             Some(limit) if BASE_BYTES + state > limit => Backing::File(std::sync::Arc::new(
                 WorkFile::create(&verify_work_path(dir, &name), state, limit)?,
@@ -345,7 +352,10 @@ pub fn verify_files_limited(
     let rules = files.wdl.header.rules;
     let subs = SubFiles::open(dir, name, rules)?;
     let n = files.n;
-    let trap = needs_trap_check(rules, name).then(|| TrapSets::new(n));
+    let trap = match needs_trap_check(rules, name) {
+        true => Some(TrapSets::new(&files.backing, n)?),
+        false => None,
+    };
     let steps: usize = (0..2)
         .flat_map(|s| files.stretches(s))
         .map(|r| r.len().div_ceil(CHUNK))

@@ -398,7 +398,10 @@ pub fn verify_table_reporting(
         "re-deriving values",
         2 * n.div_ceil(CHUNK) as u64,
     );
-    let trap = needs_trap_check(table.rules, table.material).then(|| TrapSets::new(n));
+    let trap = needs_trap_check(table.rules, table.material).then(|| {
+        TrapSets::new(&crate::tablebase::workfile::Backing::Heap, n)
+            .unwrap_or_else(|_| unreachable!("heap bits cannot fail"))
+    });
     let mut out = VerifyReport::default();
     for side in Color::ALL {
         let pass = Pass {
