@@ -195,10 +195,16 @@ impl Gen<'_> {
         busy
     }
 
+    /// The capture-draw flag of the open position `i` of `side` (in its value byte, or in
+    /// the bit arrays of a table with seven-bit counters).
     fn capture_draw(&self, side: Color, i: usize) -> bool {
-        self.capdraw
-            .as_ref()
-            .is_some_and(|c| c[side.index()].get(i))
+        match &self.capdraw {
+            Some(c) => c[side.index()].get(i),
+            None => {
+                let v = self.val[side.index()].get(i);
+                v & code::OPEN != 0 && v & code::CAPDRAW != 0
+            }
+        }
     }
 
     /// Run `f` on every open position of `side` in parallel; true when some call said so.

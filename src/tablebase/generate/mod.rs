@@ -100,11 +100,45 @@ pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 /// position (the compact layout, see [`compact`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
-    if Gen::has_rule_rounds(material, rules) {
-        4 * n.next_multiple_of(8) + bits
-    } else {
+    if !Gen::has_rule_rounds(material, rules) {
         2 * n.next_multiple_of(8) + bits
+    } else if capdraw_in_value(material) {
+        4 * n.next_multiple_of(8)
+    } else {
+        4 * n.next_multiple_of(8) + bits
     }
+}
+
+/// An upper bound of the legal moves of either side of `material`: 17 per rook or cannon
+/// (the squares of its rank and file; a cannon's capture beyond a screen replaces a square
+/// of that line), 8 per horse, 4 per king, advisor or elephant, 3 per pawn.
+fn max_moves(material: Material) -> u32 {
+    Color::ALL
+        .iter()
+        .map(|&c| {
+            Role::ALL
+                .iter()
+                .map(|&r| {
+                    let per = match r {
+                        Role::Rook | Role::Cannon => 17,
+                        Role::Horse => 8,
+                        Role::Pawn => 3,
+                        Role::King | Role::Advisor | Role::Elephant => 4,
+                    };
+                    per * material.count(c, r) as u32
+                })
+                .sum()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// True when a table of `material` with repetition-rule rounds keeps the capture-draw flag
+/// of its open positions in their value bytes ([`code::CAPDRAW`], with six-bit counters)
+/// instead of a bit array: when no position can have more than [`code::COUNTER`] moves
+/// (every table of up to four pieces besides the kings).
+fn capdraw_in_value(material: Material) -> bool {
+    max_moves(material) <= code::COUNTER as u32
 }
 
 fn no_notice(_: &str) {}
@@ -326,8 +360,9 @@ impl Gen<'_> {
                     self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
-                // under the rules the move list serves the capture-draw test too
-                let moves = self.capdraw.as_ref().map(|_| pos.legal_moves());
+                // under the rules (the wide layout) the move list serves the capture-draw
+                // test too
+                let moves = self.high.is_none().then(|| pos.legal_moves());
                 let n = match &moves {
                     Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
                     Some(moves) => moves.len(),
@@ -341,20 +376,36 @@ impl Gen<'_> {
                     }
                     continue;
                 }
-                if n > 127 {
+                if n > self.counter_mask() as usize {
                     self.fail(format!(
                         "{} has {n} distinct successors, more than a counter holds",
                         pos.to_fen()
                     ));
                     continue;
                 }
-                self.val[s].set(i, code::OPEN | n as u8);
-                if let (Some(cd), Some(moves)) = (&self.capdraw, &moves) {
+                let mut b = code::OPEN | n as u8;
+                if let Some(moves) = &moves {
                     if self.has_capture_draw(&pos, &pieces, moves) {
-                        cd[s].set(i);
+                        match &self.capdraw {
+                            Some(cd) => cd[s].set(i),
+                            None => b |= code::CAPDRAW,
+                        }
                     }
                 }
+                self.val[s].set(i, b);
             }
+        }
+    }
+
+    /// The counter bits of an open position's value byte: six ([`code::COUNTER`]) in the
+    /// wide layout with the capture-draw flag in the value byte (no capture-draw bit
+    /// arrays), else seven.
+    #[inline(always)]
+    fn counter_mask(&self) -> u8 {
+        if self.high.is_none() && self.capdraw.is_none() {
+            code::COUNTER
+        } else {
+            0x7F
         }
     }
 
@@ -434,7 +485,8 @@ pub fn generate_from(
         val,
         aux,
         high,
-        capdraw: match cycles {
+        // the capture-draw flags: in the value bytes when the counters leave room
+        capdraw: match cycles && !capdraw_in_value(material) {
             true => Some([Bits::with(&backing, n)?, Bits::with(&backing, n)?]),
             false => None,
         },
