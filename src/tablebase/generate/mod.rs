@@ -27,9 +27,16 @@
 //!
 //! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
 //! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
-//! with them two bytes per position (a value byte and an auxiliary byte, each shared by the
-//! phases as documented on [`Gen`]) and one bit; the tables one capture away are read from
-//! memory or block by block from their files (see [`subs`]).
+//! with them two bytes per position (a value byte, which also holds an open position's
+//! capture-draw flag, and an auxiliary byte, each shared by the phases as documented on
+//! [`Gen`]) and, during step 3, two worklist bits per index (a quarter byte per position);
+//! the tables one capture away are read from memory or block by block from their files (see
+//! [`subs`]). The table handed over takes two bytes per position too when some verdict rests
+//! on the rules (its values and its verdicts, turned from the two state bytes in place):
+//! with the files' compression buffers while they are written, that is the floor of such a
+//! table's peak, and step 3 now stays near it (KRNKR's closure, rule set 1, WDL and DTM:
+//! 120.9 MiB, 2.38 bytes per position, where the writing of KRNKR's files alone takes
+//! 118 MiB; 123.8 MiB, 2.43, with the capture-draw bits apart).
 
 mod bytes;
 pub(super) mod code;
@@ -96,16 +103,17 @@ pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
 /// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
-/// byte per position and one capture-draw bit; without, a value byte and one bit per
-/// position (the compact layout, see [`compact`]).
+/// byte per position and the rule rounds' two worklist bits per index (and one capture-draw
+/// bit per position when the value byte has no room for it, see [`capdraw_in_value`]);
+/// without, a value byte and one bit per position (the compact layout, see [`compact`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
     if !Gen::has_rule_rounds(material, rules) {
         2 * n.next_multiple_of(8) + bits
     } else if capdraw_in_value(material) {
-        4 * n.next_multiple_of(8)
-    } else {
         4 * n.next_multiple_of(8) + bits
+    } else {
+        4 * n.next_multiple_of(8) + 2 * bits
     }
 }
 
@@ -227,7 +235,8 @@ enum Mode {
 /// The generation state of one table.
 ///
 /// The wide layout (tables with repetition-rule rounds): per position and side to move, a
-/// value byte (see [`code`]) and an auxiliary byte: the distance (level) or propagation step
+/// value byte (see [`code`]: an open position's counter and, in steps 2 and 3, its
+/// capture-draw flag when [`capdraw_in_value`]) and an auxiliary byte: the distance (level) or propagation step
 /// at which a decided position was decided; 0xFF for open positions during step 2; the rule
 /// flags of open positions during step 3; the counter of open positions during step 4.
 ///
@@ -241,7 +250,8 @@ pub(super) struct Gen<'a> {
     aux: [Bytes; 2],
     /// The compact layout's high level bits (None: the wide layout).
     high: Option<[Bits; 2]>,
-    /// Under rule set 1: positions with a capture into a drawn position.
+    /// Under rule set 1 with rule rounds, when the value byte has no room for the flag
+    /// (see [`capdraw_in_value`]): positions with a capture into a drawn position.
     capdraw: Option<[Bits; 2]>,
     subs: Vec<Sub>,
     /// The rule set (for checkpoints).
