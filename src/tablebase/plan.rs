@@ -144,8 +144,10 @@ impl Params {
         base_bytes: 16.0 * 1048576.0,
         // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
-        // with rule rounds KRNKR alone 123.9 MiB (2.12).
-        bytes_per_position: [1.0, 2.2],
+        // with rule rounds KRNKR alone 120.1 MiB (2.05; 123.9 MiB, 2.12, before the
+        // capture-draw flag moved into the value byte; writing its files alone takes
+        // 118 MiB: the values and verdicts handed over, two bytes per position).
+        bytes_per_position: [1.0, 2.05],
         // With the DTC (by default): KRNKAABB alone 198.8 MiB (2.2 besides the base), the
         // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes).
         dtc_bytes_per_position: [2.2, 3.0],
@@ -282,8 +284,8 @@ pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost,
 /// [`table_cost`] under `gen --memory LIMIT`: a table whose state does not fit is generated
 /// out of core, as the generator decides it ([`generate::state_bytes`] and
 /// [`generate::BASE_BYTES`] against the limit); its peak is then the limit (the trimmer
-/// holds the resident set under it) plus what stays on the heap (the repetition rules' two
-/// bits per index entry), its time [`Params::out_of_core_time_factor`] times longer, and it
+/// holds the resident set under it; the repetition rules' worklist bits are in the work file
+/// too), its time [`Params::out_of_core_time_factor`] times longer, and it
 /// needs its work file on disk (the largest of the state and, as `gen` builds the DTC file
 /// by default, the table's values, verdicts and DTC: three bytes per position). The same
 /// for `verify --memory LIMIT` (its arrays out of core when they do not fit).
@@ -298,12 +300,7 @@ pub fn table_cost_limited(
     let n = c.positions / 2;
     let state = generate::state_bytes(m, n, rules);
     if let Some(limit) = limit.filter(|&l| generate::BASE_BYTES + state > l) {
-        let heap_bits = if state > 4 * n.next_multiple_of(8) {
-            2 * n.div_ceil(64) * 8
-        } else {
-            0
-        };
-        c.peak_bytes = c.peak_bytes.min(limit + heap_bits);
+        c.peak_bytes = c.peak_bytes.min(limit);
         c.seconds *= p.out_of_core_time_factor;
         c.out_of_core = true;
         // the state, then the table it becomes (values and verdicts) with its DTC
