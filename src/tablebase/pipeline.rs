@@ -48,11 +48,13 @@ pub struct GenSummary {
     pub counts: [[u64; 4]; 2],
     /// Longest mate: plies and a FEN.
     pub longest: Option<(u8, String)>,
-    /// Wall time of generation (without saving).
+    /// Wall time of generation and of the DTC pass (without saving).
     pub seconds: f64,
     /// Peak resident memory of the process so far, in bytes.
     pub peak_rss: u64,
-    /// Peak resident memory when generation ended, before compressing and saving.
+    /// Peak resident memory when generation ended, before compressing and saving (with DTC:
+    /// when the DTC pass ended, which follows saving the WDL and DTM files, before the DTC
+    /// file is compressed and saved).
     pub gen_peak_rss: u64,
     /// File sizes.
     pub written: Written,
@@ -363,15 +365,11 @@ pub fn generate_in_order_with(
         // the tables one capture away are read from their files, block by block
         let start = Instant::now();
         let mut table = generate_from(*m, SubTables::Files(dir), opts)?;
-        if dtc {
-            super::pipeline_dtc::compute_dtc_from(
-                &mut table,
-                SubTables::Files(dir),
-                opts.progress,
-            )?;
-        }
-        let seconds = start.elapsed().as_secs_f64();
-        let gen_peak = peak_rss();
+        let mut seconds = start.elapsed().as_secs_f64();
+        // the DTC pass needs only the rule rounds of the verdicts, which the WDL file's
+        // writer drops: it runs after the table's own files are written
+        let rounds = dtc.then(|| super::generate::RuleRounds::of(table.verdicts.as_ref()));
+        let mut gen_peak = peak_rss();
         let mut written = write_files_shedding(dir, &mut table).map_err(|e| match e {
             super::file::FileError::Io { path, source } => TbError::Io {
                 path: format!("writing table {m}: {path}"),
@@ -392,7 +390,17 @@ pub fn generate_in_order_with(
         }
         // the DTC file follows the table's own files: a run cut off in between leaves a
         // table without DTC, which the next run completes (the branch above)
-        if dtc {
+        if let Some(rounds) = rounds {
+            let start = Instant::now();
+            super::pipeline_dtc::compute_dtc_with(
+                &mut table,
+                &rounds,
+                SubTables::Files(dir),
+                opts.progress,
+            )?;
+            drop(rounds);
+            seconds += start.elapsed().as_secs_f64();
+            gen_peak = peak_rss();
             super::pipeline_dtc::save_dtc(dir, &table, &mut written)?;
             table.dtc = None;
         }

@@ -2,7 +2,7 @@
 //! to a table whose WDL and DTM files are already there, and reading it back.
 
 use super::file::{table_path, write_dtc_file, FileError, Metric, TableFile, Written};
-use super::generate::{generate_dtc, SubTables};
+use super::generate::{generate_dtc, RuleRounds, SubTables};
 use super::pipeline::load_table;
 use super::table::{Table, TableSet, TbError};
 use super::values::{DRAW, ILLEGAL, MAX_DTM};
@@ -41,7 +41,21 @@ pub fn compute_dtc_from(
     subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<(), TbError> {
-    table.dtc = Some(generate_dtc(table, subs, progress)?);
+    let rounds = RuleRounds::of(table.verdicts.as_ref());
+    compute_dtc_with(table, &rounds, subs, progress)
+}
+
+/// [`compute_dtc_from`] with the rule rounds of the table's verdicts taken beforehand
+/// ([`RuleRounds::of`]), so that its verdicts may already be dropped (as
+/// [`super::file::write_files_shedding`] does): the DTC pass then holds the table's values,
+/// the rule rounds (8 bytes per position decided by the rules) and a byte per position.
+pub fn compute_dtc_with(
+    table: &mut Table,
+    rounds: &RuleRounds,
+    subs: SubTables<'_>,
+    progress: &dyn Progress,
+) -> Result<(), TbError> {
+    table.dtc = Some(generate_dtc(table, rounds, subs, progress)?);
     Ok(())
 }
 
@@ -82,8 +96,10 @@ pub fn check_dtc_file(
 /// (its sub-tables are read from their files block by block). Returns the file's size.
 pub fn add_dtc(dir: &Path, m: &Material, progress: &dyn Progress) -> Result<u64, TbError> {
     let mut table = load_table(dir, m, true)?;
-    compute_dtc_from(&mut table, SubTables::Files(dir), progress)?;
+    let rounds = RuleRounds::of(table.verdicts.as_ref());
     table.verdicts = None;
+    compute_dtc_with(&mut table, &rounds, SubTables::Files(dir), progress)?;
+    drop(rounds);
     let mut written = Written::default();
     save_dtc(dir, &table, &mut written)?;
     Ok(written.dtc_bytes)

@@ -51,22 +51,78 @@ pub const MAX_LEVEL: u8 = 0x7E;
 /// An undecided win.
 const OPEN_WIN: u8 = 0x80;
 
+/// What the DTC pass needs of a table's verdicts: the rule round of each position decided
+/// by the repetition rules and whether it is a ruling. Only those positions are kept (a
+/// sorted list per side to move, 8 bytes each, `index << 8 | order << 1 | ruling`), so that
+/// the verdicts themselves (a byte per position) can be dropped once the WDL file is
+/// written, before the DTC pass.
+pub struct RuleRounds {
+    side: [Vec<u64>; 2],
+}
+
+impl RuleRounds {
+    /// No position decided by the rules (rule set 0, or a table without verdicts).
+    pub fn none() -> RuleRounds {
+        RuleRounds {
+            side: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// The rule rounds of `verdicts` (WDL-file bytes per side to move), if any.
+    pub fn of(verdicts: Option<&[Buf; 2]>) -> RuleRounds {
+        let Some(v) = verdicts else {
+            return RuleRounds::none();
+        };
+        let side = [0, 1].map(|s| {
+            v[s].iter()
+                .enumerate()
+                .filter_map(|(i, &b)| {
+                    let v = Verdict::decode(b)?;
+                    let packed = u64::from(v.order) << 1 | u64::from(v.ruling.is_some());
+                    (packed != 0).then_some((i as u64) << 8 | packed)
+                })
+                .collect::<Vec<u64>>()
+        });
+        RuleRounds { side }
+    }
+
+    /// Positions listed (both sides to move).
+    pub fn len(&self) -> usize {
+        self.side[0].len() + self.side[1].len()
+    }
+
+    /// Whether no position is listed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Rule round of a position and whether it is itself a ruling ((0, false) for a position
+    /// the rules did not decide).
+    fn get(&self, side: usize, i: usize) -> (u8, bool) {
+        let list = &self.side[side];
+        if list.is_empty() {
+            return (0, false);
+        }
+        let key = i as u64;
+        match list.binary_search_by(|e| (e >> 8).cmp(&key)) {
+            Ok(k) => ((list[k] as u8) >> 1, list[k] & 1 == 1),
+            Err(_) => (0, false),
+        }
+    }
+}
+
 /// The DTC pass over one table.
 struct Dtc<'a> {
     g: Gen<'a>,
     table: &'a Table,
+    rounds: &'a RuleRounds,
     dtc: [Bytes; 2],
 }
 
 impl Dtc<'_> {
     /// Rule round of a position and whether it is itself a ruling.
     fn verdict(&self, side: usize, i: usize) -> (u8, bool) {
-        match &self.table.verdicts {
-            Some(v) => {
-                Verdict::decode(v[side][i]).map_or((0, false), |v| (v.order, v.ruling.is_some()))
-            }
-            None => (0, false),
-        }
+        self.rounds.get(side, i)
     }
 
     /// The start for the indices `start..end`.
@@ -203,8 +259,11 @@ impl Dtc<'_> {
 
 /// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
 /// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
+/// `rounds` are the rule rounds of its verdicts ([`RuleRounds::of`]); the table's own
+/// verdicts are not read (they may be dropped).
 pub fn generate_dtc(
     table: &Table,
+    rounds: &RuleRounds,
     subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<[Buf; 2], TbError> {
@@ -228,6 +287,7 @@ pub fn generate_dtc(
             fault: Mutex::new(None),
         },
         table,
+        rounds,
         dtc: [
             Bytes::with(&backing, n, NONE)?,
             Bytes::with(&backing, n, NONE)?,

@@ -43,7 +43,7 @@ mod resume;
 mod retro;
 mod subs;
 
-pub use dtc::{generate_dtc, MAX_LEVEL as DTC_MAX};
+pub use dtc::{generate_dtc, RuleRounds, MAX_LEVEL as DTC_MAX};
 
 use super::table::{Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
