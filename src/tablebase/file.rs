@@ -297,10 +297,20 @@ fn commit_pending(dir: &Path, mut pending: Vec<super::commit::Pending>) -> Resul
 /// dropped once the WDL file is written, before the DTM file is compressed (the peak
 /// memory of a big table's write is then its DTM bytes and one file's blocks).
 pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, FileError> {
+    write_files_setting_aside(dir, table, drop)
+}
+
+/// [`write_files_shedding`] that hands the verdicts to `aside` (once the WDL file is
+/// written) instead of dropping them.
+pub fn write_files_setting_aside(
+    dir: &Path,
+    table: &mut Table,
+    aside: impl FnOnce(Option<[Buf; 2]>),
+) -> Result<Written, FileError> {
     let mut written = Written::default();
     let mut pending = Vec::new();
     write_file(dir, table, Metric::Wdl, &mut written, &mut pending)?;
-    table.verdicts = None;
+    aside(table.verdicts.take());
     if let Err(e) = write_file(dir, table, Metric::Dtm, &mut written, &mut pending) {
         discard(&pending);
         return Err(e);

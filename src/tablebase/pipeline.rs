@@ -1,7 +1,7 @@
 //! Generating a set of tables: the capture closure, smallest first, skipping valid files,
 //! then save with checksums and a summary per table.
 
-use super::file::{table_path, write_files_shedding, Metric, TableFile, Written};
+use super::file::{table_path, Metric, TableFile, Written};
 use super::generate::{generate, generate_from, GenOptions, SubTables};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
@@ -368,9 +368,14 @@ pub fn generate_in_order_with(
         let mut seconds = start.elapsed().as_secs_f64();
         // the DTC pass needs only the rule rounds of the verdicts, which the WDL file's
         // writer drops: it runs after the table's own files are written
-        let rounds = dtc.then(|| super::generate::RuleRounds::of(table.verdicts.as_ref()));
         let mut gen_peak = peak_rss();
-        let mut written = write_files_shedding(dir, &mut table).map_err(|e| match e {
+        let mut rounds = None;
+        let mut written = super::file::write_files_setting_aside(dir, &mut table, |v| {
+            if dtc {
+                rounds = Some(super::generate::RuleRounds::compact(v));
+            }
+        })
+        .map_err(|e| match e {
             super::file::FileError::Io { path, source } => TbError::Io {
                 path: format!("writing table {m}: {path}"),
                 source,

@@ -41,14 +41,17 @@ pub fn compute_dtc_from(
     subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<(), TbError> {
-    let rounds = RuleRounds::of(table.verdicts.as_ref());
-    compute_dtc_with(table, &rounds, subs, progress)
+    let rounds = RuleRounds::dense(table.verdicts.take());
+    let r = compute_dtc_with(table, &rounds, subs, progress);
+    table.verdicts = rounds.into_verdicts();
+    r
 }
 
 /// [`compute_dtc_from`] with the rule rounds of the table's verdicts taken beforehand
-/// ([`RuleRounds::of`]), so that its verdicts may already be dropped (as
+/// ([`RuleRounds::compact`]), so that its verdicts may already be dropped (as
 /// [`super::file::write_files_shedding`] does): the DTC pass then holds the table's values,
-/// the rule rounds (8 bytes per position decided by the rules) and a byte per position.
+/// the rule rounds (the smaller of a byte per position and 8 bytes per position decided by
+/// the rules) and a byte per position.
 pub fn compute_dtc_with(
     table: &mut Table,
     rounds: &RuleRounds,
@@ -96,8 +99,7 @@ pub fn check_dtc_file(
 /// (its sub-tables are read from their files block by block). Returns the file's size.
 pub fn add_dtc(dir: &Path, m: &Material, progress: &dyn Progress) -> Result<u64, TbError> {
     let mut table = load_table(dir, m, true)?;
-    let rounds = RuleRounds::of(table.verdicts.as_ref());
-    table.verdicts = None;
+    let rounds = RuleRounds::compact(table.verdicts.take());
     compute_dtc_with(&mut table, &rounds, SubTables::Files(dir), progress)?;
     drop(rounds);
     let mut written = Written::default();

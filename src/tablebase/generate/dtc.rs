@@ -52,62 +52,78 @@ pub const MAX_LEVEL: u8 = 0x7E;
 const OPEN_WIN: u8 = 0x80;
 
 /// What the DTC pass needs of a table's verdicts: the rule round of each position decided
-/// by the repetition rules and whether it is a ruling. Only those positions are kept (a
-/// sorted list per side to move, 8 bytes each, `index << 8 | order << 1 | ruling`), so that
-/// the verdicts themselves (a byte per position) can be dropped once the WDL file is
-/// written, before the DTC pass.
-pub struct RuleRounds {
-    side: [Vec<u64>; 2],
+/// by the repetition rules and whether it is a ruling. Either the verdicts themselves (a
+/// byte per position) or, when fewer than one position in eight is decided by the rules,
+/// only those positions (a sorted list per side to move, 8 bytes each,
+/// `index << 8 | order << 1 | ruling`), whichever is smaller.
+pub enum RuleRounds {
+    /// No position decided by the rules (rule set 0, or a table without verdicts).
+    None,
+    /// The positions decided by the rules, per side to move.
+    Sparse([Vec<u64>; 2]),
+    /// The verdicts (WDL-file bytes per side to move).
+    Dense([Buf; 2]),
+}
+
+/// The packed entry of a verdict byte: `order << 1 | ruling`, 0 when the rules did not
+/// decide it.
+fn packed(b: u8) -> u64 {
+    Verdict::decode(b).map_or(0, |v| {
+        u64::from(v.order) << 1 | u64::from(v.ruling.is_some())
+    })
 }
 
 impl RuleRounds {
-    /// No position decided by the rules (rule set 0, or a table without verdicts).
-    pub fn none() -> RuleRounds {
-        RuleRounds {
-            side: [Vec::new(), Vec::new()],
-        }
+    /// The verdicts as they are (what [`RuleRounds::into_verdicts`] gives back).
+    pub fn dense(verdicts: Option<[Buf; 2]>) -> RuleRounds {
+        verdicts.map_or(RuleRounds::None, RuleRounds::Dense)
     }
 
-    /// The rule rounds of `verdicts` (WDL-file bytes per side to move), if any.
-    pub fn of(verdicts: Option<&[Buf; 2]>) -> RuleRounds {
+    /// The smaller form of `verdicts` (they are dropped when the list is smaller).
+    pub fn compact(verdicts: Option<[Buf; 2]>) -> RuleRounds {
         let Some(v) = verdicts else {
-            return RuleRounds::none();
+            return RuleRounds::None;
         };
+        let counts = [0, 1].map(|s| v[s].par_iter().filter(|&&b| packed(b) != 0).count());
+        let total = counts[0] + counts[1];
+        if total * 8 >= v[0].len() + v[1].len() {
+            return RuleRounds::Dense(v);
+        }
         let side = [0, 1].map(|s| {
-            v[s].iter()
-                .enumerate()
-                .filter_map(|(i, &b)| {
-                    let v = Verdict::decode(b)?;
-                    let packed = u64::from(v.order) << 1 | u64::from(v.ruling.is_some());
-                    (packed != 0).then_some((i as u64) << 8 | packed)
-                })
-                .collect::<Vec<u64>>()
+            let mut list = Vec::with_capacity(counts[s]);
+            list.extend(v[s].iter().enumerate().filter_map(|(i, &b)| {
+                let p = packed(b);
+                (p != 0).then_some((i as u64) << 8 | p)
+            }));
+            list
         });
-        RuleRounds { side }
+        RuleRounds::Sparse(side)
     }
 
-    /// Positions listed (both sides to move).
-    pub fn len(&self) -> usize {
-        self.side[0].len() + self.side[1].len()
-    }
-
-    /// Whether no position is listed.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The verdicts back when they were kept whole.
+    pub fn into_verdicts(self) -> Option<[Buf; 2]> {
+        match self {
+            RuleRounds::Dense(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// Rule round of a position and whether it is itself a ruling ((0, false) for a position
     /// the rules did not decide).
     fn get(&self, side: usize, i: usize) -> (u8, bool) {
-        let list = &self.side[side];
-        if list.is_empty() {
-            return (0, false);
-        }
-        let key = i as u64;
-        match list.binary_search_by(|e| (e >> 8).cmp(&key)) {
-            Ok(k) => ((list[k] as u8) >> 1, list[k] & 1 == 1),
-            Err(_) => (0, false),
-        }
+        let p = match self {
+            RuleRounds::None => 0,
+            RuleRounds::Dense(v) => packed(v[side][i]),
+            RuleRounds::Sparse(lists) => {
+                let list = &lists[side];
+                let key = i as u64;
+                match list.binary_search_by(|e| (e >> 8).cmp(&key)) {
+                    Ok(k) => list[k] & 0xFF,
+                    Err(_) => 0,
+                }
+            }
+        };
+        ((p >> 1) as u8, p & 1 == 1)
     }
 }
 
@@ -259,7 +275,7 @@ impl Dtc<'_> {
 
 /// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
 /// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
-/// `rounds` are the rule rounds of its verdicts ([`RuleRounds::of`]); the table's own
+/// `rounds` are the rule rounds of its verdicts ([`RuleRounds`]); the table's own
 /// verdicts are not read (they may be dropped).
 pub fn generate_dtc(
     table: &Table,
