@@ -146,8 +146,10 @@ impl Params {
         // with rule rounds KRNKR alone 123.9 MiB (2.12).
         bytes_per_position: [1.0, 2.2],
         // With the DTC (by default): KRNKAABB alone 198.8 MiB (2.2 besides the base), the
-        // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes).
-        dtc_bytes_per_position: [2.2, 3.0],
+        // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes); since the DTC pass
+        // follows the WDL and DTM files (2026-11-26, load 5 to 8): KRNKR closure 163.0 MiB
+        // (2.9), with `--rules none` 112.6 MiB (118.6 MiB before).
+        dtc_bytes_per_position: [2.2, 2.9],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
