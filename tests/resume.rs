@@ -337,3 +337,26 @@ fn resume_in_the_compact_layout_is_byte_identical() {
         "{err}"
     );
 }
+
+/// A kill after a table's WDL and DTM files are committed and before its checkpoint is
+/// removed (the DTC file comes after both): the next run finds the table, adds its DTC file
+/// without resuming anything, and removes the stale checkpoint.
+#[test]
+fn a_checkpoint_left_beside_a_committed_table_is_removed() {
+    let dir = temp_dir("resume-stale");
+    let d = dir.path();
+    let (want, _) = reference();
+    for (name, bytes) in want {
+        if name != "KRKN.xqc" {
+            std::fs::write(d.join(name), bytes).expect("write a reference file");
+        }
+    }
+    // a real checkpoint of KRKN, from a run stopped early in another folder
+    let other = temp_dir("resume-stale-ckpt");
+    let (_, n) = *reference();
+    let hook = kill_at(other.path(), n - 1);
+    assert_eq!(hook_table(&hook), TABLE, "{hook}");
+    std::fs::copy(other.path().join("KRKN.xqckpt"), d.join("KRKN.xqckpt")).expect("copy");
+    let err = finish_and_compare(d, "a stale checkpoint");
+    assert!(!err.contains("resuming"), "{err}");
+}

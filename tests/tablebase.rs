@@ -378,11 +378,10 @@ fn a_file_of_another_material_under_the_right_name_is_refused() {
     assert!(err.contains("xqdb gen KNK"), "{err}");
 }
 
-/// The verifier's trap check: a rule-set-0 KRKN (every cycle a draw) labelled as rule set 1
-/// is consistent move by move, yet some of its draws are positions whose side can only
-/// avoid loss by checking forever; the verifier must call those missed rulings.
-#[test]
-fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
+/// A rule-set-0 KRKN (every cycle a draw) labelled as rule set 1, in a set with the real
+/// tables one capture away: consistent move by move, yet some of its draws are positions
+/// whose side can only avoid loss by checking forever.
+fn mislabelled_krkn() -> (Material, TableSet) {
     use xqdb::board::rules::RuleSet;
     use xqdb::tablebase::generate::GenOptions;
     let none = GenOptions {
@@ -405,8 +404,15 @@ fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
         }
     }
     set.insert(Arc::new(wrong));
-    let t = set.get(&krkn).unwrap();
-    let rep = verify_table(t, &set);
+    (krkn, set)
+}
+
+/// The verifier's trap check: the mislabelled KRKN's draws that only perpetual check holds
+/// must be called missed rulings.
+#[test]
+fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
+    let (krkn, set) = mislabelled_krkn();
+    let rep = verify_table(set.get(&krkn).unwrap(), &set);
     assert!(rep.mismatches > 0, "the missed rulings went unnoticed");
     for e in &rep.examples {
         assert!(e.why.contains("missed ruling"), "{e:?}");
@@ -418,34 +424,13 @@ fn verify_finds_perpetual_checks_a_table_failed_to_rule() {
 /// same missed rulings as the table in memory.
 #[test]
 fn verify_files_finds_the_same_missed_rulings() {
-    use xqdb::board::rules::RuleSet;
     use xqdb::tablebase::file::write_files;
-    use xqdb::tablebase::generate::GenOptions;
     use xqdb::tablebase::verify::verify_files;
-    let none = GenOptions {
-        rules: RuleSet::CyclesDraw,
-        ..GenOptions::default()
-    };
-    let krkn: Material = "KRKN".parse().unwrap();
-    let mut plain = TableSet::new();
-    for m in closure(&[krkn]) {
-        if m != krkn {
-            plain.insert(Arc::new(generate(m, &plain, none).unwrap()));
-        }
-    }
-    let mut wrong = generate(krkn, &plain, none).unwrap();
-    wrong.rules = RuleSet::CheckChase;
+    let (krkn, set) = mislabelled_krkn();
     let dir = temp_dir("verify-trap");
-    let mut set = TableSet::new();
     for m in closure(&[krkn]) {
-        if m != krkn {
-            let t = tables().get(&m).unwrap().clone();
-            write_files(dir.path(), &t).unwrap();
-            set.insert(t);
-        }
+        write_files(dir.path(), set.get(&m).unwrap()).unwrap();
     }
-    write_files(dir.path(), &wrong).unwrap();
-    set.insert(Arc::new(wrong));
     let in_memory = verify_table(set.get(&krkn).unwrap(), &set);
     let from_files = verify_files(dir.path(), &krkn).unwrap();
     assert!(

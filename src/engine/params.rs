@@ -31,8 +31,8 @@ pub const NULL_MIN_PHASE: i32 = 6;
 /// Reverse futility pruning: up to this depth, a node whose static evaluation is this much
 /// per ply above beta returns it.
 pub const RFP_DEPTH: i32 = 6;
-/// Reverse futility margin per ply.
-pub const RFP_MARGIN: i32 = 90;
+/// Reverse futility margin per ply (75, was 90: s21).
+pub const RFP_MARGIN: i32 = 75;
 /// Razoring: up to this depth, a node this much per ply below alpha is tried with captures
 /// only. Off (0): at depth 2 it lost forced mates (4 instead of 5 of the 111 ccpd mate records
 /// at 300,000 nodes, tests/engine.rs).
@@ -41,8 +41,10 @@ pub const RAZOR_DEPTH: i32 = 0;
 pub const RAZOR_MARGIN: i32 = 250;
 /// Futility pruning of quiet moves up to this depth.
 pub const FUTILITY_DEPTH: i32 = 4;
-/// Futility margin: base plus per ply.
-pub const FUTILITY_BASE: i32 = 80;
+/// Futility margin: base plus per ply. Base 20 (was 80, s20): over the quiet non-checking
+/// moves of 125,250 ccpd positions, the best one raises the static evaluation by at most
+/// 114 cp in 99 % of them (178 in 99.9 %), so 110 at depth 1 is already a wide margin.
+pub const FUTILITY_BASE: i32 = 20;
 /// Futility margin per ply.
 pub const FUTILITY_MARGIN: i32 = 90;
 /// Late move pruning up to this depth: after LMP_BASE + depth^2 quiet moves.

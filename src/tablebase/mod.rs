@@ -1,5 +1,6 @@
 //! Endgame tablebases: retrograde generation, storage, probing and verification.
 
+mod block_cache;
 pub mod block_code;
 pub mod checkpoint;
 pub mod commit;

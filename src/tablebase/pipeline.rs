@@ -332,6 +332,16 @@ pub fn generate_in_order_with(
         };
         match &state {
             FilesState::Valid(r) if *r == opts.rules => {
+                // a run cut off between committing the files and removing its checkpoint
+                // left a checkpoint of a finished table: the files are what counts
+                if let (Some(ck), Some(_)) = (opts.checkpoint, &held) {
+                    ck.finished(&super::generate::Meta {
+                        material: *m,
+                        rules: opts.rules,
+                        metrics: super::generate::METRICS,
+                        positions: PlacementIndex::new(*m)?.size(),
+                    })?;
+                }
                 let mut written = Written::default();
                 if dtc && held.is_some() && !complete(&state) {
                     written.dtc_bytes = super::pipeline_dtc::add_dtc(dir, m, opts.progress)?;

@@ -70,6 +70,7 @@ class Killer(threading.Thread):
         self.stop = threading.Event()
         self.killed = None  # (worker address, worker pid, xqdb pid, xqdb command line)
         self.checkpoint_left = False  # the killed table's checkpoint outlived its xqdb
+        self.committed = False  # the killed table's WDL and DTM files were already there
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -99,6 +100,12 @@ class Killer(threading.Thread):
                                 break
                             time.sleep(0.005)
                         self.checkpoint_left = ckpt.exists()
+                        # killed after the table's files were committed and before its
+                        # checkpoint was removed: the retry finds the table, nothing to resume
+                        name = cmd[cmd.index("--no-deps") + 1]
+                        self.committed = all(
+                            (self.folder / f"{name}.{ext}").exists() for ext in ("xqw", "xqd")
+                        )
                         return
             time.sleep(0.002)
 
@@ -164,12 +171,13 @@ def main() -> int:
         assert len(redone) == 1 and redone[0]["pid"] != wpid, redone
         # killed with a checkpoint in the folder: the retry resumed from it (unless the
         # killed run had just committed the table and removed its checkpoint)
-        if killer.checkpoint_left:
+        if killer.checkpoint_left and not killer.committed:
             said = redone[0]["resumed"]
             assert said and said.startswith(f"resuming {material} from checkpoint ("), redone
             log(f"run 2: the retry of {material} says: {said}")
         else:
             assert redone[0]["resumed"] is None, redone
+            assert not (out2 / f"{material}.xqckpt").exists(), "a stale checkpoint was left"
             log(f"run 2: {material} was killed after its commit: nothing to resume")
         assert redone[0]["verify_seconds"] is not None
         # the killed worker's xqdb died with it (PR_SET_PDEATHSIG)

@@ -15,15 +15,15 @@ use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
 use crate::board::{Bitboard, Color, MoveList, Piece, Position, Role, Square};
 use crate::index::{Material, PieceList, PlacementIndex};
+use crate::tablebase::block_cache::BlockCache;
 use crate::tablebase::file::{combine, table_path, FileError, Metric, TableFile};
 use crate::tablebase::pipeline::load_table;
 use crate::tablebase::table::{table_material, ProbeMissing, Table, TableSet, TbError};
 use crate::tablebase::values::{DRAW, MAX_DTM};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 
 use super::params::{CHUNK, SUB_CACHE_BYTES};
 
@@ -118,12 +118,8 @@ struct SubFiles {
     len: usize,
     /// The first block holding a position of the side read.
     first: usize,
-    /// Per block from `first` on: the decoded values when cached.
-    cache: Vec<RwLock<Option<Box<[u8]>>>>,
-    /// Cached blocks, oldest first.
-    order: Mutex<VecDeque<usize>>,
-    /// Most blocks cached at once.
-    cache_blocks: usize,
+    /// The blocks from `first` on, decoded on demand (at most `cache_bytes` of them).
+    cache: BlockCache,
     /// Per block from `first` on: bit `v` set when some position there shows value `v`.
     levels: Vec<[u64; 4]>,
     /// Highest distance to mate of a legal position of the side read.
@@ -189,9 +185,7 @@ impl SubFiles {
             base,
             len,
             first,
-            cache: (first..end).map(|_| RwLock::new(None)).collect(),
-            order: Mutex::new(VecDeque::new()),
-            cache_blocks: (cache_bytes / block).max(1),
+            cache: BlockCache::new(end - first, cache_bytes / block),
             levels: Vec::new(),
             max: 0,
         };
@@ -257,28 +251,7 @@ impl SubFiles {
         }
         let g = self.base + j;
         let (k, off) = (g / self.block, g % self.block);
-        let slot = &self.cache[k - self.first];
-        if let Some(b) = &*slot.read().unwrap_or_else(|e| e.into_inner()) {
-            return Ok(Some(b[off]));
-        }
-        let vals = self.decode(k)?.into_boxed_slice();
-        let v = vals[off];
-        let mut guard = slot.write().unwrap_or_else(|e| e.into_inner());
-        if guard.is_none() {
-            *guard = Some(vals);
-            drop(guard);
-            let mut order = self.order.lock().unwrap_or_else(|e| e.into_inner());
-            order.push_back(k);
-            while order.len() > self.cache_blocks {
-                let Some(old) = order.pop_front() else {
-                    break;
-                };
-                *self.cache[old - self.first]
-                    .write()
-                    .unwrap_or_else(|e| e.into_inner()) = None;
-            }
-        }
-        Ok(Some(v))
+        self.cache.byte(k - self.first, off, || self.decode(k))
     }
 
     /// Call `f` with every position `j` of the side read whose value is `level`, block by
@@ -289,12 +262,7 @@ impl SubFiles {
             .filter(|&b| self.levels[b][(level / 64) as usize] & (1 << (level % 64)) != 0)
             .try_for_each(|b| {
                 let k = self.first + b;
-                let cached = self.cache[b]
-                    .read()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .as_ref()
-                    .map(|v| v.to_vec());
-                let vals = match cached {
+                let vals = match self.cache.copy(b) {
                     Some(v) => v,
                     None => self.decode(k)?,
                 };

@@ -9,13 +9,13 @@ use super::Captures;
 use crate::board::rules::RuleSet;
 use crate::board::Position;
 use crate::index::{Material, PlacementIndex};
+use crate::tablebase::block_cache::BlockCache;
 use crate::tablebase::file::{table_path, FileError, Metric, TableFile};
 use crate::tablebase::table::{table_material, ProbeMissing, TbError};
 use crate::tablebase::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::path::Path;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Mutex;
 
 /// The value of a position from its WDL-file and DTM-file bytes (as
 /// [`crate::tablebase::file::combine`]).
@@ -123,19 +123,15 @@ pub(super) fn stretches(n: usize, side: usize, block: usize) -> Vec<std::ops::Ra
 /// out first).
 struct CachedFile {
     file: TableFile,
-    cache: Vec<RwLock<Option<Arc<[u8]>>>>,
-    order: Mutex<VecDeque<usize>>,
-    max_blocks: usize,
+    cache: BlockCache,
 }
 
 impl CachedFile {
     fn new(file: TableFile, cache_bytes: usize) -> CachedFile {
         let max_blocks = (cache_bytes / file.header.block_size.max(1) as usize).max(2);
         CachedFile {
-            cache: (0..file.blocks()).map(|_| RwLock::new(None)).collect(),
+            cache: BlockCache::new(file.blocks(), max_blocks),
             file,
-            order: Mutex::new(VecDeque::new()),
-            max_blocks,
         }
     }
 
@@ -143,29 +139,12 @@ impl CachedFile {
     fn byte(&self, g: u64) -> Result<u8, FileError> {
         let bs = self.file.header.block_size as u64;
         let (k, off) = ((g / bs) as usize, (g % bs) as usize);
-        let slot = self.cache.get(k).ok_or_else(|| FileError::Corrupt {
-            path: self.file.path.display().to_string(),
-            reason: format!("position {g} beyond the last block"),
-        })?;
-        if let Some(b) = &*slot.read().unwrap_or_else(|e| e.into_inner()) {
-            return Ok(b[off]);
-        }
-        let vals: Arc<[u8]> = self.file.block(k)?.into();
-        let v = vals[off];
-        let mut guard = slot.write().unwrap_or_else(|e| e.into_inner());
-        if guard.is_none() {
-            *guard = Some(vals);
-            drop(guard);
-            let mut order = self.order.lock().unwrap_or_else(|e| e.into_inner());
-            order.push_back(k);
-            while order.len() > self.max_blocks {
-                let Some(old) = order.pop_front() else {
-                    break;
-                };
-                *self.cache[old].write().unwrap_or_else(|e| e.into_inner()) = None;
-            }
-        }
-        Ok(v)
+        self.cache
+            .byte(k, off, || self.file.block(k))?
+            .ok_or_else(|| FileError::Corrupt {
+                path: self.file.path.display().to_string(),
+                reason: format!("position {g} beyond the last block"),
+            })
     }
 }
 
