@@ -145,11 +145,13 @@ impl Params {
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 123.9 MiB (2.12).
         bytes_per_position: [1.0, 2.2],
-        // With the DTC (by default): KRNKAABB alone 198.8 MiB (2.2 besides the base), the
-        // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes); since the DTC pass
-        // follows the WDL and DTM files (2026-11-26, load 5 to 8): KRNKR closure 163.0 MiB
-        // (2.9), with `--rules none` 112.6 MiB (118.6 MiB before).
-        dtc_bytes_per_position: [2.2, 2.9],
+        // The DTC pass (by default), since it reads the table's values from its files
+        // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
+        // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
+        // 129.2 MiB with the sub-table cache full (198.6 MiB before); the DTC pass of KRNKR
+        // alone 99.9 MiB (1.63 besides the base; 219.0 MiB before), below its generation's
+        // 123.6 MiB; the KRNKR closure under `--rules none` 72.8 MiB (118.7 MiB before).
+        dtc_bytes_per_position: [1.13, 1.7],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
