@@ -21,6 +21,10 @@ use super::values::MAX_DTM;
 /// decompresses one block of each).
 pub const BLOCK_PARAMS: (u32, i32) = (32768, 12);
 
+/// What the DTC pass hands the file's writer for a position without a stored byte (the
+/// writer repeats the byte before it): no stored byte is above [`MAX_DTM`].
+pub const NOT_STORED: u8 = 0xFF;
+
 /// The stored byte of a decided position (DTM `dtm`, DTC `dtc`), None when it is not
 /// stored (a loss, a mate in one, or an impossible pair).
 pub fn encode(dtm: u8, dtc: u8) -> Option<u8> {

@@ -131,9 +131,25 @@ fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec
     out
 }
 
+/// The bytes of a range of positions of a file before compression (Red to move, then
+/// Black to move).
+type Encode<'a> = &'a (dyn Fn(std::ops::Range<usize>) -> Vec<u8> + Sync);
+
+/// What one file is written from: its header's fields (besides the layout) and its bytes.
+struct Content<'a> {
+    material: Material,
+    rules: crate::board::rules::RuleSet,
+    metric: Metric,
+    /// Positions per side to move.
+    positions: u64,
+    counts: [[u64; 4]; 2],
+    max_dtm: u8,
+    bytes: Encode<'a>,
+}
+
 /// What a block of the positions `range` holds before compression (tag and values).
-fn block_content(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
-    super::block_code::encode(&encode_range(t, metric, range))
+fn block_content(c: &Content<'_>, range: std::ops::Range<usize>) -> Vec<u8> {
+    super::block_code::encode(&(c.bytes)(range))
 }
 
 /// Sizes written.
@@ -194,21 +210,20 @@ fn release_compressors() {
     });
 }
 
-/// The compressed blocks `blocks` (block numbers) of a file of `t`.
+/// The compressed blocks `blocks` (block numbers) of the file of `c`.
 fn compress_blocks(
-    t: &Table,
-    metric: Metric,
+    src: &Content<'_>,
     block: usize,
     level: i32,
     dict: Option<&[u8]>,
     blocks: std::ops::Range<usize>,
 ) -> Result<Vec<Vec<u8>>, std::io::Error> {
-    let total = 2 * t.values[0].len();
+    let total = 2 * src.positions as usize;
     if dict.is_none() {
         return blocks
             .into_par_iter()
             .map(|k| {
-                let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
+                let raw = block_content(src, k * block..((k + 1) * block).min(total));
                 CTX.with(|cell| {
                     let mut slot = cell.borrow_mut();
                     if slot.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -238,7 +253,7 @@ fn compress_blocks(
                 let c = c
                     .as_mut()
                     .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
-                let raw = block_content(t, metric, k * block..((k + 1) * block).min(total));
+                let raw = block_content(src, k * block..((k + 1) * block).min(total));
                 c.compress(&raw)
             },
         )
@@ -332,15 +347,7 @@ fn write_file(
     written: &mut Written,
     pending: &mut Vec<super::commit::Pending>,
 ) -> Result<(), FileError> {
-    let material = &table.material;
     let values = &table.values;
-    let io = |path: &Path, e: std::io::Error| FileError::Io {
-        path: path.display().to_string(),
-        source: e,
-    };
-    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-    let positions = values[0].len() as u64;
-    let counts = super::values::outcome_counts(values);
     let max_of = |arr: &[Buf; 2]| {
         arr.iter()
             .flatten()
@@ -354,9 +361,76 @@ fn write_file(
         (Some(dtc), Metric::Dtc) => max_of(dtc),
         _ => max_of(values),
     };
+    let content = Content {
+        material: table.material,
+        rules: table.rules,
+        metric,
+        positions: values[0].len() as u64,
+        counts: super::values::outcome_counts(values),
+        max_dtm,
+        bytes: &|range| encode_range(table, metric, range),
+    };
+    write_content(dir, &content, written, pending)
+}
+
+/// Write the DTC file of `material` (rule set `rules`, `counts` its outcome counts as in
+/// its WDL file's header, `longest` its longest DTC) from the bytes the DTC pass made
+/// ([`super::generate::generate_dtc_bytes`]: per side to move, the stored byte or
+/// [`super::dtc_code::NOT_STORED`]), atomically like [`write_files`]; its size into
+/// `written`. The file is the one [`write_dtc_file`] writes for the table.
+pub fn write_dtc_bytes(
+    dir: &Path,
+    material: Material,
+    rules: crate::board::rules::RuleSet,
+    counts: [[u64; 4]; 2],
+    longest: u8,
+    bytes: &[Buf; 2],
+    written: &mut Written,
+) -> Result<(), FileError> {
+    let n = bytes[0].len();
+    let encode = |range: std::ops::Range<usize>| {
+        let mut prev = 0u8;
+        range
+            .map(|k| {
+                let b = if k < n { bytes[0][k] } else { bytes[1][k - n] };
+                if b != super::dtc_code::NOT_STORED {
+                    prev = b;
+                }
+                prev
+            })
+            .collect()
+    };
+    let content = Content {
+        material,
+        rules,
+        metric: Metric::Dtc,
+        positions: n as u64,
+        counts,
+        max_dtm: longest,
+        bytes: &encode,
+    };
+    let mut pending = Vec::new();
+    write_content(dir, &content, written, &mut pending)?;
+    commit_pending(dir, pending)
+}
+
+/// Write the file of `c` under a temporary name (flushed to disk), added to `pending`; its
+/// size into `written`.
+fn write_content(
+    dir: &Path,
+    c: &Content<'_>,
+    written: &mut Written,
+    pending: &mut Vec<super::commit::Pending>,
+) -> Result<(), FileError> {
+    let io = |path: &Path, e: std::io::Error| FileError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let (material, metric, positions) = (&c.material, c.metric, c.positions);
     let path = table_path(dir, material, metric);
     let (block, level) = block_params(metric);
-    let total = 2 * values[0].len();
+    let total = 2 * positions as usize;
     let nblocks = total.div_ceil(block as usize);
     // A trained dictionary can pay off when a table has a few dozen small blocks; with many
     // blocks, or blocks of 256K positions, each frame has enough context of its own
@@ -369,23 +443,17 @@ fn write_file(
     let mut in_memory = None;
     if block < 65_536 && (16..=256).contains(&nblocks) {
         let all = 0..nblocks;
-        let plain = compress_blocks(table, metric, block as usize, level, None, all.clone())
+        let plain = compress_blocks(c, block as usize, level, None, all.clone())
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
         let mut blocks = plain;
         let step = (nblocks / 64).max(1);
         let samples: Vec<Vec<u8>> = (0..nblocks)
             .step_by(step)
-            .map(|k| {
-                block_content(
-                    table,
-                    metric,
-                    k * block as usize..((k + 1) * block as usize).min(total),
-                )
-            })
+            .map(|k| block_content(c, k * block as usize..((k + 1) * block as usize).min(total)))
             .collect();
         if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
-            let with = compress_blocks(table, metric, block as usize, level, Some(&d), all);
+            let with = compress_blocks(c, block as usize, level, Some(&d), all);
             if let Ok(with) = with {
                 let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();
                 if size < plain_size {
@@ -399,15 +467,15 @@ fn write_file(
     let header = Header {
         metric,
         version: VERSION,
-        rules: table.rules,
+        rules: c.rules,
         index_scheme: INDEX_SCHEME,
-        max_dtm,
+        max_dtm: c.max_dtm,
         material: *material,
         positions,
         block_size: block,
         blocks: nblocks as u32,
         dict_len: dict.len() as u32,
-        counts,
+        counts: c.counts,
     };
     let tmp = temp_path(&path);
     let offsets_len = (nblocks + 1) * 8;
@@ -433,7 +501,7 @@ fn write_file(
             None => {
                 for first in (0..nblocks).step_by(WRITE_BATCH_BLOCKS) {
                     let batch = first..(first + WRITE_BATCH_BLOCKS).min(nblocks);
-                    for b in compress_blocks(table, metric, block as usize, level, None, batch)? {
+                    for b in compress_blocks(c, block as usize, level, None, batch)? {
                         put(&mut f, &b)?;
                     }
                 }

@@ -1,7 +1,7 @@
 //! Generating a set of tables: the capture closure, smallest first, skipping valid files,
 //! then save with checksums and a summary per table.
 
-use super::file::{table_path, write_files_shedding, Metric, TableFile, Written};
+use super::file::{table_path, Metric, TableFile, Written};
 use super::generate::{generate, generate_from, GenOptions, SubTables};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
@@ -48,11 +48,12 @@ pub struct GenSummary {
     pub counts: [[u64; 4]; 2],
     /// Longest mate: plies and a FEN.
     pub longest: Option<(u8, String)>,
-    /// Wall time of generation (without saving).
+    /// Wall time of generation (without saving) and of the DTC pass (with its file).
     pub seconds: f64,
     /// Peak resident memory of the process so far, in bytes.
     pub peak_rss: u64,
-    /// Peak resident memory when generation ended, before compressing and saving.
+    /// Peak resident memory when generation ended, before compressing and saving (with DTC:
+    /// when the DTC file is written, which follows saving the WDL and DTM files).
     pub gen_peak_rss: u64,
     /// File sizes.
     pub written: Written,
@@ -209,8 +210,16 @@ pub fn open_for_index(dir: &Path, m: &Material, metric: Metric) -> Result<TableF
 /// [`open_for_index`], and every block decompresses with its checksum and length.
 pub fn open_whole(dir: &Path, m: &Material, metric: Metric) -> Result<TableFile, String> {
     let f = open_for_index(dir, m, metric)?;
-    f.read_all().map_err(|e| e.to_string())?;
+    check_blocks(&f).map_err(|e| e.to_string())?;
     Ok(f)
+}
+
+/// Decompress every block of `f` (checksum and length checked), a block at a time (the
+/// file is not held whole: checking a big table's files does not raise the peak memory).
+pub fn check_blocks(f: &TableFile) -> Result<(), super::file::FileError> {
+    (0..f.blocks())
+        .into_par_iter()
+        .try_for_each(|k| f.block(k).map(drop))
 }
 
 /// The state of the files of `m` in `dir` (see [`check_files`]).
@@ -342,7 +351,8 @@ pub fn generate_in_order_with(
                 }
                 let mut written = Written::default();
                 if dtc && held.is_some() && !complete(&state) {
-                    written.dtc_bytes = super::pipeline_dtc::add_dtc(dir, m, opts.progress)?;
+                    written.dtc_bytes =
+                        super::pipeline_dtc::add_dtc(dir, m, opts.memory, opts.progress)?;
                 }
                 let s = GenSummary {
                     material: *m,
@@ -373,16 +383,9 @@ pub fn generate_in_order_with(
         // the tables one capture away are read from their files, block by block
         let start = Instant::now();
         let mut table = generate_from(*m, SubTables::Files(dir), opts)?;
-        if dtc {
-            super::pipeline_dtc::compute_dtc_from(
-                &mut table,
-                SubTables::Files(dir),
-                opts.progress,
-            )?;
-        }
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let mut written = write_files_shedding(dir, &mut table).map_err(|e| match e {
+        let written = super::file::write_files_shedding(dir, &mut table).map_err(|e| match e {
             super::file::FileError::Io { path, source } => TbError::Io {
                 path: format!("writing table {m}: {path}"),
                 source,
@@ -400,13 +403,19 @@ pub fn generate_in_order_with(
                 positions: table.index.size(),
             })?;
         }
-        // the DTC file follows the table's own files: a run cut off in between leaves a
-        // table without DTC, which the next run completes (the branch above)
-        if dtc {
-            super::pipeline_dtc::save_dtc(dir, &table, &mut written)?;
-            table.dtc = None;
-        }
         let mut s = summarize(&table, seconds, gen_peak, written, false);
+        // the DTC file follows the table's own files: a run cut off in between leaves a
+        // table without DTC, which the next run completes (the branch above). The pass
+        // reads the table's values and verdicts from its files: they are dropped first.
+        if dtc {
+            table.values = [Buf::from(Vec::new()), Buf::from(Vec::new())];
+            release_freed_memory();
+            let start = Instant::now();
+            s.written.dtc_bytes = super::pipeline_dtc::add_dtc(dir, m, opts.memory, opts.progress)?;
+            s.seconds += start.elapsed().as_secs_f64();
+            s.gen_peak_rss = peak_rss();
+            s.peak_rss = s.gen_peak_rss;
+        }
         s.replaced = match state {
             FilesState::Valid(r) => Some(format!("it followed rule set {r}")),
             FilesState::Invalid(why) => Some(why),

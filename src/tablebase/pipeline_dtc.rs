@@ -1,15 +1,19 @@
 //! The DTC file in the generation pipeline: computing it for a table in memory, adding it
 //! to a table whose WDL and DTM files are already there, and reading it back.
 
-use super::file::{table_path, write_dtc_file, FileError, Metric, TableFile, Written};
-use super::generate::{generate_dtc, SubTables};
-use super::pipeline::load_table;
+use super::file::{
+    table_path, write_dtc_bytes, write_dtc_file, FileError, Metric, TableFile, Written,
+};
+use super::generate::{
+    generate_dtc, generate_dtc_bytes, RuleRounds, SubTables, ValueSource, BASE_BYTES,
+};
 use super::table::{Table, TableSet, TbError};
 use super::values::{DRAW, ILLEGAL, MAX_DTM};
-use super::workfile::Buf;
+use super::workfile::{Backing, Buf};
 use crate::board::Color;
-use crate::index::Material;
+use crate::index::{Material, PlacementIndex};
 use crate::progress::Progress;
+use std::borrow::Cow;
 use std::path::Path;
 
 fn write_error(m: &Material, e: FileError) -> TbError {
@@ -41,7 +45,10 @@ pub fn compute_dtc_from(
     subs: SubTables<'_>,
     progress: &dyn Progress,
 ) -> Result<(), TbError> {
-    table.dtc = Some(generate_dtc(table, subs, progress)?);
+    let rounds = RuleRounds::dense(table.verdicts.take());
+    let r = generate_dtc(table, &rounds, subs, progress);
+    table.verdicts = rounds.into_verdicts();
+    table.dtc = Some(r?);
     Ok(())
 }
 
@@ -74,19 +81,136 @@ pub fn check_dtc_file(
     rules: crate::board::rules::RuleSet,
 ) -> Result<(), String> {
     let f = open_dtc(dir, m, rules)?;
-    f.read_all().map_err(|e| e.to_string())?;
-    Ok(())
+    super::pipeline::check_blocks(&f).map_err(|e| e.to_string())
 }
 
-/// Add the DTC file to a table whose WDL and DTM files are in `dir` (valid), reading it
-/// (its sub-tables are read from their files block by block). Returns the file's size.
-pub fn add_dtc(dir: &Path, m: &Material, progress: &dyn Progress) -> Result<u64, TbError> {
-    let mut table = load_table(dir, m, true)?;
-    compute_dtc_from(&mut table, SubTables::Files(dir), progress)?;
-    table.verdicts = None;
+/// The bytes of positions `a..b` of a table file (its blocks decoded as needed).
+fn file_range(f: &TableFile, a: usize, b: usize) -> Result<Vec<u8>, FileError> {
+    let bs = f.header.block_size as usize;
+    if a.is_multiple_of(bs) && b - a <= bs {
+        let mut v = f.block(a / bs)?;
+        v.truncate(b - a);
+        return Ok(v);
+    }
+    let mut out = Vec::with_capacity(b - a);
+    for k in a / bs..b.div_ceil(bs) {
+        let block = f.block(k)?;
+        let (lo, hi) = (a.max(k * bs) - k * bs, b.min((k + 1) * bs) - k * bs);
+        out.extend_from_slice(&block[lo..hi]);
+    }
+    Ok(out)
+}
+
+/// A table's WDL and DTM files as a [`ValueSource`] (a unit is a block of the WDL file).
+pub struct InFiles {
+    wdl: TableFile,
+    dtm: TableFile,
+}
+
+impl InFiles {
+    /// The values of the table whose files these are (opened and checked by the caller:
+    /// one index, one rule set).
+    pub fn new(wdl: TableFile, dtm: TableFile) -> InFiles {
+        InFiles { wdl, dtm }
+    }
+}
+
+impl ValueSource for InFiles {
+    fn unit(&self) -> usize {
+        self.wdl.header.block_size as usize
+    }
+
+    fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError> {
+        let total = 2 * self.wdl.header.positions as usize;
+        let (a, b) = (u * self.unit(), ((u + 1) * self.unit()).min(total));
+        let read = |f: &TableFile| {
+            file_range(f, a, b).map_err(|e| TbError::Corrupt {
+                path: f.path.display().to_string(),
+                reason: e.to_string(),
+            })
+        };
+        let w = read(&self.wdl)?;
+        let d = read(&self.dtm)?;
+        Ok(Cow::Owned(super::file::combine(&w, &d)))
+    }
+}
+
+/// Open the WDL and DTM files of `m` in `dir` (headers for this index, one rule set).
+fn open_table_files(dir: &Path, m: &Material) -> Result<(TableFile, TableFile), TbError> {
+    let corrupt = |metric, reason: String| TbError::Corrupt {
+        path: table_path(dir, m, metric).display().to_string(),
+        reason,
+    };
+    let wdl = super::pipeline::open_for_index(dir, m, Metric::Wdl)
+        .map_err(|e| corrupt(Metric::Wdl, e))?;
+    let dtm = super::pipeline::open_for_index(dir, m, Metric::Dtm)
+        .map_err(|e| corrupt(Metric::Dtm, e))?;
+    if wdl.header.rules != dtm.header.rules {
+        return Err(corrupt(
+            Metric::Dtm,
+            format!(
+                "rule set {} but the WDL file has rule set {}",
+                dtm.header.rules, wdl.header.rules
+            ),
+        ));
+    }
+    Ok((wdl, dtm))
+}
+
+/// Compute the DTC of the table `m` whose WDL and DTM files are in `dir` and write its DTC
+/// file; returns the file's size. `rounds` are the rule rounds of its verdicts
+/// ([`RuleRounds`]). The table's values are read from its files (twice, a block at a time),
+/// its sub-tables from theirs: the pass holds a byte per position (where `backing` puts
+/// them), a bit per position, the rule rounds and the sub-table block cache. The bytes
+/// become the file's stored bytes in place ([`super::generate::generate_dtc_bytes`]).
+pub fn write_dtc_from_files(
+    dir: &Path,
+    m: &Material,
+    rounds: &RuleRounds,
+    backing: &Backing,
+    progress: &dyn Progress,
+) -> Result<u64, TbError> {
+    let (wdl, dtm) = open_table_files(dir, m)?;
+    let (rules, counts) = (wdl.header.rules, wdl.header.counts);
+    let index = PlacementIndex::new(*m)?;
+    let src = InFiles::new(wdl, dtm);
+    let (bytes, longest) = generate_dtc_bytes(
+        *m,
+        rules,
+        &index,
+        &src,
+        rounds,
+        SubTables::Files(dir),
+        backing,
+        progress,
+    )?;
+    drop(src);
     let mut written = Written::default();
-    save_dtc(dir, &table, &mut written)?;
+    write_dtc_bytes(dir, *m, rules, counts, longest, &bytes, &mut written)
+        .map_err(|e| write_error(m, e))?;
     Ok(written.dtc_bytes)
+}
+
+/// Add the DTC file to a table whose WDL and DTM files are in `dir` (valid), reading them
+/// block by block (see [`write_dtc_from_files`]); its byte per position goes to a work file
+/// when the pass would take more than `memory` (see [`Backing::for_table`]). Returns the
+/// file's size.
+pub fn add_dtc(
+    dir: &Path,
+    m: &Material,
+    memory: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<u64, TbError> {
+    let (wdl, _) = open_table_files(dir, m)?;
+    let rounds = RuleRounds::from_wdl_file(&wdl).map_err(|e| TbError::Corrupt {
+        path: wdl.path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    let n = wdl.header.positions;
+    drop(wdl);
+    let state = 2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8;
+    let backing = Backing::for_table(*m, state, BASE_BYTES, memory, dir)?;
+    write_dtc_from_files(dir, m, &rounds, &backing, progress)
 }
 
 /// Read the DTC file of a loaded table into `table.dtc` (DTC in plies for decided

@@ -148,9 +148,13 @@ impl Params {
         // capture-draw flag moved into the value byte; writing its files alone takes
         // 118 MiB: the values and verdicts handed over, two bytes per position).
         bytes_per_position: [1.0, 2.05],
-        // With the DTC (by default): KRNKAABB alone 198.8 MiB (2.2 besides the base), the
-        // KRNKR closure 170.2 MiB (3.0: values, verdicts and DTC bytes).
-        dtc_bytes_per_position: [2.2, 3.0],
+        // The DTC pass (by default), since it reads the table's values from its files
+        // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
+        // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
+        // 129.2 MiB with the sub-table cache full (198.6 MiB before); the DTC pass of KRNKR
+        // alone 99.9 MiB (1.63 besides the base; 219.0 MiB before), below its generation's
+        // 123.6 MiB; the KRNKR closure under `--rules none` 72.8 MiB (118.7 MiB before).
+        dtc_bytes_per_position: [1.13, 1.7],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,

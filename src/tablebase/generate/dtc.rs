@@ -26,21 +26,30 @@
 //! attractor of the same game as step 4's, whatever the order, so it must be exactly the
 //! table's wins and losses: a position left open is reported as an internal error.
 //!
-//! Memory: one byte per position and side (below), besides the table and its sub-tables.
-//! The byte holds the DTC (0..=[`MAX_LEVEL`]) of a decided position, [`NONE`] for draws and
-//! illegal placements, [`OPEN_WIN`] for an undecided win and `0x80 | n` for an undecided
-//! loss with `n` permitted in-table successors not yet known to win for the opponent.
+//! Memory: one byte per position and side (below) and one bit (set for the wins), besides
+//! the rule rounds ([`RuleRounds`]) and the sub-tables. The table's values are not held:
+//! they are read a unit at a time from a [`ValueSource`] (the table's WDL and DTM files, or
+//! its values in memory), once to mark the decided positions and once at the end to turn
+//! the bytes into what the DTC file stores ([`generate_dtc_bytes`], in place). The byte holds
+//! the DTC (0..=[`MAX_LEVEL`]) of a decided position, [`NONE`] for draws and illegal
+//! placements, [`OPEN_WIN`] for an undecided win and `0x80 | n` for an undecided loss with
+//! `n` permitted in-table successors not yet known to win for the opponent ([`LOSS_MARK`]
+//! for a loss between the marking and the start).
 
-use super::bytes::Bytes;
+use super::bytes::{Bits, Bytes};
+use super::dtc_rounds::RuleRounds;
 use super::{subs_of, Gen, SubTables, CHUNK};
+use crate::board::rules::RuleSet;
 use crate::board::{Color, Position};
-use crate::index::PieceList;
+use crate::index::{Material, PieceList, PlacementIndex};
 use crate::progress::{Phase, Progress};
+use crate::tablebase::dtc_code::{self, NOT_STORED};
 use crate::tablebase::table::{Table, TbError};
-use crate::tablebase::values::{Verdict, DRAW, ILLEGAL, MAX_DTM};
-use crate::tablebase::workfile::Buf;
+use crate::tablebase::values::{DRAW, ILLEGAL, MAX_DTM};
+use crate::tablebase::workfile::{Backing, Buf};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -50,49 +59,114 @@ const NONE: u8 = 0x7F;
 pub const MAX_LEVEL: u8 = 0x7E;
 /// An undecided win.
 const OPEN_WIN: u8 = 0x80;
+/// A loss, between the marking and the start (which replaces it).
+const LOSS_MARK: u8 = 0;
+
+/// Where the DTC pass reads a table's values: a unit of positions at a time, numbered over
+/// the concatenation of both sides to move (Red to move first, as in the table files).
+pub trait ValueSource: Sync {
+    /// Positions per unit (the last one may be shorter).
+    fn unit(&self) -> usize;
+    /// The values of unit `u`: a distance to mate for a decided position, more than
+    /// [`MAX_DTM`] for a draw. An illegal placement may show any value (the pass tells
+    /// them by their placement).
+    fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError>;
+}
+
+/// A table's values in memory as a [`ValueSource`].
+pub struct InMemory<'a>(pub &'a [Buf; 2]);
+
+impl ValueSource for InMemory<'_> {
+    fn unit(&self) -> usize {
+        1 << 16
+    }
+
+    fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError> {
+        let [red, black] = self.0;
+        let n = red.len();
+        let (a, b) = (u * self.unit(), ((u + 1) * self.unit()).min(2 * n));
+        Ok(if b <= n {
+            Cow::Borrowed(&red[a..b])
+        } else if a >= n {
+            Cow::Borrowed(&black[a - n..b - n])
+        } else {
+            Cow::Owned([&red[a..], &black[..b - n]].concat())
+        })
+    }
+}
 
 /// The DTC pass over one table.
 struct Dtc<'a> {
     g: Gen<'a>,
-    table: &'a Table,
+    rounds: &'a RuleRounds,
+    /// Set for the wins (and for some illegal placements a file source shows as wins,
+    /// whose bytes are [`NONE`]: a bit is read only for a decided position or a position
+    /// reached by a legal move).
+    win: [Bits; 2],
     dtc: [Bytes; 2],
 }
 
 impl Dtc<'_> {
     /// Rule round of a position and whether it is itself a ruling.
     fn verdict(&self, side: usize, i: usize) -> (u8, bool) {
-        match &self.table.verdicts {
-            Some(v) => {
-                Verdict::decode(v[side][i]).map_or((0, false), |v| (v.order, v.ruling.is_some()))
-            }
-            None => (0, false),
+        self.rounds.get(side, i)
+    }
+
+    /// Side to move and index of position `at` of the concatenation.
+    fn split(&self, at: usize) -> (usize, usize) {
+        let n = self.g.size();
+        if at < n {
+            (0, at)
+        } else {
+            (1, at - n)
         }
+    }
+
+    /// Mark the decided positions of unit `u` of `src`: a win's bit and [`OPEN_WIN`], a
+    /// loss's [`LOSS_MARK`].
+    fn mark_unit(&self, src: &dyn ValueSource, u: usize) -> Result<(), TbError> {
+        let first = u * src.unit();
+        let values = src.values(u)?;
+        for (k, &v) in values.iter().enumerate() {
+            if v > MAX_DTM {
+                continue;
+            }
+            let (s, i) = self.split(first + k);
+            if v % 2 == 1 {
+                self.win[s].set(i);
+                self.dtc[s].set(i, OPEN_WIN);
+            } else {
+                self.dtc[s].set(i, LOSS_MARK);
+            }
+        }
+        Ok(())
     }
 
     /// The start for the indices `start..end`.
     fn init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
         for i in start..end {
-            let vals = [self.table.values[0][i], self.table.values[1][i]];
-            if vals.iter().all(|&v| v > MAX_DTM) {
+            let marks = [self.dtc[0].get(i), self.dtc[1].get(i)];
+            if marks == [NONE, NONE] {
                 continue;
             }
-            if !self.g.index.unrank_into(i as u64, &mut pieces) {
-                self.g.fail(format!("index {i} decided but undecodable"));
-                continue;
-            }
+            let decodable = self.g.index.unrank_into(i as u64, &mut pieces);
             for side in Color::ALL {
                 let s = side.index();
-                let v = vals[s];
-                if v > MAX_DTM {
+                if marks[s] == NONE {
                     continue;
                 }
-                let Ok(pos) = Position::from_pieces(&pieces, side) else {
-                    self.g.fail(format!("index {i} decided but undecodable"));
+                // (a file source shows illegal placements as it shows their neighbours)
+                let pos = decodable
+                    .then(|| Position::from_pieces(&pieces, side).ok())
+                    .flatten()
+                    .filter(|p| p.check_placement_legal().is_ok());
+                let Some(pos) = pos else {
+                    self.dtc[s].set(i, NONE);
                     continue;
                 };
                 let moves = pos.legal_moves();
-                let b = if v % 2 == 1 {
+                let b = if marks[s] == OPEN_WIN {
                     let converts = moves.iter().any(|&m| {
                         pos.piece_at(m.to()).is_some_and(|c| {
                             self.g
@@ -120,8 +194,7 @@ impl Dtc<'_> {
                         let child = pos.after(m);
                         self.g.rank(&child).is_some_and(|j| {
                             let t = child.turn().index();
-                            let cv = self.table.values[t][j];
-                            cv <= MAX_DTM && cv % 2 == 1 && self.verdict(t, j).0 < order
+                            self.win[t].get(j) && self.verdict(t, j).0 < order
                         })
                     });
                     if n > 127 {
@@ -144,7 +217,7 @@ impl Dtc<'_> {
 
     /// The position `i` (side `x` to move) of DTC `level` acts on its predecessors.
     fn retro(&self, i: usize, x: Color, level: u8) {
-        let child_loss = self.table.values[x.index()][i].is_multiple_of(2);
+        let child_loss = !self.win[x.index()].get(i);
         let child_order = self.verdict(x.index(), i).0;
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         let Some(dedupe) = self.g.predecessors(i as u64, x, &mut preds) else {
@@ -199,43 +272,84 @@ impl Dtc<'_> {
             }
         }
     }
+
+    /// The error for a decided position `k` of side `s` left without a DTC.
+    fn left_open(&self, s: usize, k: usize) -> TbError {
+        let fen = self
+            .g
+            .position(k, Color::ALL[s])
+            .map(|p| p.to_fen())
+            .unwrap_or_else(|| format!("index {k}"));
+        TbError::Internal(
+            self.g.material,
+            format!("{fen}: decided, but no distance to conversion follows"),
+        )
+    }
 }
 
-/// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
-/// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
-pub fn generate_dtc(
-    table: &Table,
-    subs: SubTables<'_>,
+/// What the pass is run on.
+struct Input<'a> {
+    material: Material,
+    rules: RuleSet,
+    index: &'a PlacementIndex,
+    src: &'a dyn ValueSource,
+    rounds: &'a RuleRounds,
+    /// Where the byte per position goes.
+    backing: &'a Backing,
+}
+
+/// The fixpoint (see the module documentation): the pass with every decided position's
+/// DTC in its byte.
+fn run<'a>(
+    input: Input<'a>,
+    subs: SubTables<'a>,
     progress: &dyn Progress,
-) -> Result<[Buf; 2], TbError> {
-    let material = table.material;
-    let n = table.index.size() as usize;
-    // beside the table: in its work file when it has one
-    let backing = table.values[0].backing();
+) -> Result<Dtc<'a>, TbError> {
+    let Input {
+        material,
+        rules,
+        index,
+        src,
+        rounds,
+        backing,
+    } = input;
+    let n = index.size() as usize;
     let d = Dtc {
         g: Gen {
             material,
-            rules: table.rules,
+            rules,
             ck: None,
-            index: &table.index,
+            index,
             val: [Bytes::new(0, 0), Bytes::new(0, 0)],
             aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
             high: None,
             capdraw: None,
-            subs: subs_of(material, subs, table.rules)?,
+            subs: subs_of(material, subs, rules)?,
             assigned: AtomicU64::new(0),
             overflow: AtomicBool::new(false),
             fault: Mutex::new(None),
         },
-        table,
+        rounds,
+        win: [Bits::with(backing, n)?, Bits::with(backing, n)?],
         dtc: [
-            Bytes::with(&backing, n, NONE)?,
-            Bytes::with(&backing, n, NONE)?,
+            Bytes::with(backing, n, NONE)?,
+            Bytes::with(backing, n, NONE)?,
         ],
     };
     let job = material.to_string();
+    let units = (2 * n).div_ceil(src.unit());
     let chunks = n.div_ceil(CHUNK);
-    let pb = Phase::begin(progress, &job, "distance to conversion", chunks as u64);
+    let pb = Phase::begin(
+        progress,
+        &job,
+        "distance to conversion",
+        (units + chunks) as u64,
+    );
+    (0..units).into_par_iter().try_for_each(|u| {
+        d.mark_unit(src, u)?;
+        pb.inc(1);
+        Ok::<(), TbError>(())
+    })?;
     (0..chunks).into_par_iter().for_each(|c| {
         d.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
         pb.inc(1);
@@ -266,26 +380,100 @@ pub fn generate_dtc(
     }
     pb.end();
     d.g.check_fault()?;
-    let Dtc { g, dtc, .. } = d;
+    Ok(d)
+}
+
+/// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
+/// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
+/// `rounds` are the rule rounds of its verdicts ([`RuleRounds`]); the table's own
+/// verdicts are not read (they may be dropped).
+pub fn generate_dtc(
+    table: &Table,
+    rounds: &RuleRounds,
+    subs: SubTables<'_>,
+    progress: &dyn Progress,
+) -> Result<[Buf; 2], TbError> {
+    // beside the table: in its work file when it has one
+    let backing = table.values[0].backing();
+    let src = InMemory(&table.values);
+    let input = Input {
+        material: table.material,
+        rules: table.rules,
+        index: &table.index,
+        src: &src,
+        rounds,
+        backing: &backing,
+    };
+    let d = run(input, subs, progress)?;
     let mut out: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
-    for (s, b) in dtc.into_iter().enumerate() {
-        let mut v = b.into_buf();
-        for (k, (x, &val)) in v.iter_mut().zip(&table.values[s]).enumerate() {
-            if *x & 0x80 != 0 {
-                let fen = g
-                    .position(k, Color::ALL[s])
-                    .map(|p| p.to_fen())
-                    .unwrap_or_else(|| format!("index {k}"));
-                return Err(TbError::Internal(
-                    material,
-                    format!("{fen}: decided, but no distance to conversion follows"),
-                ));
+    for s in 0..2 {
+        for (k, &val) in table.values[s].iter().enumerate() {
+            if d.dtc[s].get(k) & 0x80 != 0 {
+                return Err(d.left_open(s, k));
             }
-            if *x == NONE {
-                *x = if val == ILLEGAL { ILLEGAL } else { DRAW };
+            if d.dtc[s].get(k) == NONE {
+                d.dtc[s].set(k, if val == ILLEGAL { ILLEGAL } else { DRAW });
             }
         }
-        out[s] = v;
+    }
+    let Dtc { dtc, .. } = d;
+    for (s, b) in dtc.into_iter().enumerate() {
+        out[s] = b.into_buf();
     }
     Ok(out)
+}
+
+/// What the DTC file of a table stores ([`dtc_code`]), computed from its values in `src`
+/// (the table's files: [`InFiles`]) without holding them: per side to move, the stored
+/// byte of each position or [`NOT_STORED`] (to be written as the byte before it), in
+/// buffers where `backing` puts them; and the longest DTC (0 when nothing is decided).
+#[allow(clippy::too_many_arguments)]
+pub fn generate_dtc_bytes(
+    material: Material,
+    rules: RuleSet,
+    index: &PlacementIndex,
+    src: &dyn ValueSource,
+    rounds: &RuleRounds,
+    subs: SubTables<'_>,
+    backing: &Backing,
+    progress: &dyn Progress,
+) -> Result<([Buf; 2], u8), TbError> {
+    let input = Input {
+        material,
+        rules,
+        index,
+        src,
+        rounds,
+        backing,
+    };
+    let d = run(input, subs, progress)?;
+    let units = (2 * index.size() as usize).div_ceil(src.unit());
+    let pb = Phase::begin(progress, &material.to_string(), "DTC bytes", units as u64);
+    let longest = (0..units)
+        .into_par_iter()
+        .map(|u| -> Result<u8, TbError> {
+            let first = u * src.unit();
+            let values = src.values(u)?;
+            let mut longest = 0;
+            for (k, &v) in values.iter().enumerate() {
+                let (s, i) = d.split(first + k);
+                let b = d.dtc[s].get(i);
+                let stored = if b == NONE {
+                    NOT_STORED
+                } else if b & 0x80 != 0 {
+                    return Err(d.left_open(s, i));
+                } else {
+                    longest = longest.max(b);
+                    dtc_code::encode(v, b).unwrap_or(NOT_STORED)
+                };
+                d.dtc[s].set(i, stored);
+            }
+            pb.inc(1);
+            Ok(longest)
+        })
+        .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
+    pb.end();
+    let Dtc { dtc, .. } = d;
+    let [red, black] = dtc;
+    Ok(([red.into_buf(), black.into_buf()], longest))
 }

@@ -43,6 +43,7 @@ pub(super) mod code;
 mod compact;
 mod cycles;
 mod dtc;
+mod dtc_rounds;
 mod dtm;
 mod heap;
 mod params;
@@ -50,7 +51,8 @@ mod resume;
 mod retro;
 mod subs;
 
-pub use dtc::{generate_dtc, MAX_LEVEL as DTC_MAX};
+pub use dtc::{generate_dtc, generate_dtc_bytes, InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
+pub use dtc_rounds::RuleRounds;
 
 use super::table::{Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
