@@ -1,16 +1,16 @@
 //! Quiescence: captures only (every move when in check), with stand-pat, delta pruning
 //! (the captured piece valued as the evaluation values it there) and no capture that loses
-//! material by static exchange; at its first ply, also the quiet checks that do not lose the
-//! checking piece by exchange.
+//! material by static exchange; at its first ply, also every quiet move that gives check
+//! (sacrifices included: s23).
 
 use super::{Searcher, MAX_PLY};
 use crate::engine::params::DELTA_MARGIN;
 use crate::engine::score::{INF, MATE};
-use crate::engine::see::{loses_material, see};
+use crate::engine::see::loses_material;
 
 impl Searcher<'_> {
-    /// `checks`: also search the quiet moves that give check and do not lose the moving piece
-    /// by exchange (at the first ply of quiescence, entered from the main search).
+    /// `checks`: also search the quiet moves that give check, whatever the exchange on their
+    /// square (at the first ply of quiescence, entered from the main search).
     pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: i32, checks: bool) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -82,7 +82,7 @@ impl Searcher<'_> {
                 let u = self.pos.play(m);
                 let check = self.pos.in_check();
                 self.pos.undo(m, u);
-                if !check || see(&self.pos, m) < 0 {
+                if !check {
                     continue;
                 }
                 let ev = self.ev;
