@@ -44,7 +44,7 @@ impl Searcher<'_> {
             depth += 1;
         }
         if depth <= 0 || ply as usize >= MAX_PLY - 2 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, true);
         }
         self.nodes += 1;
         if self.should_stop() {

@@ -45,7 +45,7 @@ impl Searcher<'_> {
             }
             // razoring: far below alpha near the leaves: only captures can help
             if depth <= RAZOR_DEPTH && static_eval + RAZOR_MARGIN * depth < alpha {
-                let q = self.quiesce(alpha, beta, ply);
+                let q = self.quiesce(alpha, beta, ply, false);
                 if self.stopped {
                     return Some(0);
                 }

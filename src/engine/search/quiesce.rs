@@ -1,6 +1,7 @@
 //! Quiescence: captures only (every move when in check), with stand-pat, delta pruning
 //! (the captured piece valued as the evaluation values it there) and no capture that loses
-//! material by static exchange.
+//! material by static exchange; at its first ply, also every quiet move that gives check
+//! (sacrifices included: s23).
 
 use super::{Searcher, MAX_PLY};
 use crate::engine::params::DELTA_MARGIN;
@@ -8,7 +9,9 @@ use crate::engine::score::{INF, MATE};
 use crate::engine::see::loses_material;
 
 impl Searcher<'_> {
-    pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    /// `checks`: also search the quiet moves that give check, whatever the exchange on their
+    /// square (at the first ply of quiescence, entered from the main search).
+    pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: i32, checks: bool) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.should_stop() {
@@ -58,7 +61,7 @@ impl Searcher<'_> {
             }
             let ev = self.ev;
             let u = self.make(m);
-            let s = -self.quiesce(-beta, -alpha, ply + 1);
+            let s = -self.quiesce(-beta, -alpha, ply + 1, false);
             self.unmake(m, u, ev);
             if self.stopped {
                 return 0;
@@ -69,6 +72,33 @@ impl Searcher<'_> {
                     alpha = s;
                     if s >= beta {
                         break;
+                    }
+                }
+            }
+        }
+        if checks && !in_check && best < beta {
+            for m in self.pos.quiet_moves() {
+                // (legal moves: a cheap test on the board alone before the full move)
+                let u = self.pos.play(m);
+                let check = self.pos.in_check();
+                self.pos.undo(m, u);
+                if !check {
+                    continue;
+                }
+                let ev = self.ev;
+                let u = self.make(m);
+                let s = -self.quiesce(-beta, -alpha, ply + 1, false);
+                self.unmake(m, u, ev);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
                     }
                 }
             }
