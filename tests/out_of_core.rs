@@ -1,7 +1,8 @@
 //! Out-of-core generation (`gen --memory LIMIT`) through the binary: with a limit far below
 //! what KRKN's closure needs, every table's arrays live in a work file, and the files are the
 //! same bytes as those of an in-memory run; a run killed at a checkpoint resumes in that mode
-//! to the same bytes; a work file that cannot be created is a clear error.
+//! to the same bytes; a work file that cannot be created is a clear error; `verify --memory`
+//! out of core says what `verify` says in memory.
 
 mod common;
 use common::{files_of as files, temp_dir, text, xqdb_in as xqdb};
@@ -104,5 +105,46 @@ fn an_unwritable_work_file_is_a_clear_error() {
     assert!(
         err.contains(&format!("{TABLE}.work (creating the work file)")) && !err.contains("panic"),
         "{err}"
+    );
+}
+
+#[test]
+fn verify_out_of_core_reports_what_verify_in_memory_reports() {
+    let dir = temp_dir("ooc-verify");
+    for (name, bytes) in in_memory() {
+        std::fs::write(dir.path().join(name), bytes).expect("writable");
+    }
+    // the line without its time, and where the arrays were
+    let line = |out: &std::process::Output| {
+        let said = text(&out.stdout);
+        assert!(out.status.success(), "{said} {}", text(&out.stderr));
+        let l = said
+            .lines()
+            .find(|l| l.starts_with(&format!("{TABLE}: files checked")))
+            .unwrap_or_else(|| panic!("a line for {TABLE}: {said}"))
+            .to_string();
+        let (head, rest) = l.split_once(" in ").expect("a time");
+        let (_, tail) = rest.split_once(" s (").expect("a time");
+        (
+            format!("{head} ({tail}"),
+            l.contains("(out of core, arrays in "),
+        )
+    };
+    let (mem, mem_ooc) = line(&xqdb(dir.path(), &["verify", TABLE], &[]));
+    let (ooc, ooc_ooc) = line(&xqdb(
+        dir.path(),
+        &["verify", TABLE, "--memory", LIMIT],
+        &[],
+    ));
+    assert!(!mem_ooc && ooc_ooc, "{mem} / {ooc}");
+    assert_eq!(
+        ooc.split(" (out of core").next(),
+        Some(mem.as_str()),
+        "the same counts"
+    );
+    assert!(mem.ends_with(", 0 mismatches"), "{mem}");
+    assert!(
+        !files(dir.path()).keys().any(|n| n.ends_with(".work")),
+        "the work file is removed"
     );
 }

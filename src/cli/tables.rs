@@ -16,7 +16,7 @@ use xqdb::tablebase::pipeline::{
     closure, generate_in_order_with, load_table, peak_rss, Existing, GenSummary,
 };
 use xqdb::tablebase::sets::NamedSet;
-use xqdb::tablebase::verify::verify_files_reporting;
+use xqdb::tablebase::verify::verify_files_limited;
 
 /// The table folder and the worker threads (arguments of every table command).
 #[derive(clap::Args)]
@@ -332,6 +332,11 @@ pub struct VerifyArgs {
     /// interrupted verification of a set goes on where it stopped).
     #[arg(long)]
     skip_verified: bool,
+    /// Out-of-core mode: a table whose check would take more memory than LIMIT (such as 4G
+    /// or 512M; about 1.5 bytes per position, 1.9 for two-sided tables, and 48 MiB) keeps its arrays in a work file in
+    /// the table folder (`MATERIAL.verify.work`, removed when the check ends).
+    #[arg(long, value_name = "LIMIT", value_parser = xqdb::tablebase::workfile::parse_size)]
+    memory: Option<u64>,
     #[command(flatten)]
     common: TableArgs,
 }
@@ -357,11 +362,11 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
             continue;
         }
         let start = Instant::now();
-        let rep = verify_files_reporting(&dir, m, &bars);
+        let rep = verify_files_limited(&dir, m, a.memory, &bars);
         let rep = rep.map_err(|e| e.to_string())?;
         if !ui.quiet || rep.mismatches > 0 {
             println!(
-                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked{}), {} mismatches",
+                "{name}: files checked, {} positions re-derived from their successors in {:.1} s ({} rulings by the repetition rules checked{}), {} mismatches{}",
                 rep.checked,
                 start.elapsed().as_secs_f64(),
                 rep.rulings,
@@ -370,7 +375,11 @@ pub fn verify(a: VerifyArgs, ui: &Ui) -> Result<(), String> {
                 } else {
                     String::new()
                 },
-                rep.mismatches
+                rep.mismatches,
+                match &rep.work_file {
+                    Some(w) => format!(" (out of core, arrays in {})", w.display()),
+                    None => String::new(),
+                }
             );
         }
         for e in &rep.examples {

@@ -9,6 +9,7 @@ use super::generate;
 use super::pipeline::closure;
 use super::sets::ATTACKERS;
 use super::table::table_material;
+use super::verify;
 use crate::board::rules::RuleSet;
 use crate::board::{Color, Role};
 use crate::index::{IndexError, Material, PlacementIndex};
@@ -143,8 +144,10 @@ impl Params {
         base_bytes: 16.0 * 1048576.0,
         // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
-        // with rule rounds KRNKR alone 123.9 MiB (2.12).
-        bytes_per_position: [1.0, 2.2],
+        // with rule rounds KRNKR alone 120.1 MiB (2.05; 123.9 MiB, 2.12, before the
+        // capture-draw flag moved into the value byte; writing its files alone takes
+        // 118 MiB: the values and verdicts handed over, two bytes per position).
+        bytes_per_position: [1.0, 2.05],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
@@ -285,10 +288,11 @@ pub fn table_cost(m: &Material, rules: RuleSet, p: &Params) -> Result<TableCost,
 /// [`table_cost`] under `gen --memory LIMIT`: a table whose state does not fit is generated
 /// out of core, as the generator decides it ([`generate::state_bytes`] and
 /// [`generate::BASE_BYTES`] against the limit); its peak is then the limit (the trimmer
-/// holds the resident set under it) plus what stays on the heap (the repetition rules' two
-/// bits per index entry), its time [`Params::out_of_core_time_factor`] times longer, and it
+/// holds the resident set under it; the repetition rules' worklist bits are in the work file
+/// too), its time [`Params::out_of_core_time_factor`] times longer, and it
 /// needs its work file on disk (the largest of the state and, as `gen` builds the DTC file
-/// by default, the table's values, verdicts and DTC: three bytes per position).
+/// by default, the table's values, verdicts and DTC: three bytes per position). The same
+/// for `verify --memory LIMIT` (its arrays out of core when they do not fit).
 pub fn table_cost_limited(
     m: &Material,
     rules: RuleSet,
@@ -300,16 +304,24 @@ pub fn table_cost_limited(
     let n = c.positions / 2;
     let state = generate::state_bytes(m, n, rules);
     if let Some(limit) = limit.filter(|&l| generate::BASE_BYTES + state > l) {
-        let heap_bits = if state > 4 * n.next_multiple_of(8) {
-            2 * n.div_ceil(64) * 8
-        } else {
-            0
-        };
-        c.peak_bytes = c.peak_bytes.min(limit + heap_bits);
+        c.peak_bytes = c.peak_bytes.min(limit);
         c.seconds *= p.out_of_core_time_factor;
         c.out_of_core = true;
         // the state, then the table it becomes (values and verdicts) with its DTC
         c.work_bytes = state.max(6 * n.next_multiple_of(8));
+    }
+    // `verify --memory LIMIT` (the same limit): three bytes per index entry and the trap
+    // check's six bits per index entry (two-sided tables) in a work file
+    let trap_bits = if rules == RuleSet::CheckChase && c.shape == Shape::TwoSided {
+        6 * n.div_ceil(64) * 8
+    } else {
+        0
+    };
+    let verify_state = 3 * n + trap_bits;
+    if let Some(limit) = limit.filter(|&l| verify::BASE_BYTES + verify_state > l) {
+        c.verify_peak_bytes = c.verify_peak_bytes.min(limit);
+        c.out_of_core = true;
+        c.work_bytes = c.work_bytes.max(verify_state);
     }
     Ok(c)
 }

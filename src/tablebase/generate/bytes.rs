@@ -204,6 +204,11 @@ impl Bytes {
         }
     }
 
+    /// Where the bytes are (the heap or a work file): for arrays that go beside them.
+    pub fn backing(&self) -> Backing {
+        self.w.buf.backing()
+    }
+
     /// The bytes as a buffer (without a copy when mapped).
     pub fn into_buf(self) -> Buf {
         self.w.into_buf(self.len)
@@ -216,7 +221,9 @@ pub(super) struct Bits {
 }
 
 impl Bits {
-    /// `len` clear bits on the heap.
+    /// `len` clear bits on the heap (the generator's bit arrays go where its state is, see
+    /// [`Bits::with`]).
+    #[cfg(test)]
     pub fn new(len: usize) -> Bits {
         match Bits::with(&Backing::Heap, len) {
             Ok(b) => b,

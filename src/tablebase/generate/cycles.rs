@@ -195,10 +195,16 @@ impl Gen<'_> {
         busy
     }
 
+    /// The capture-draw flag of the open position `i` of `side` (in its value byte, or in
+    /// the bit arrays of a table with seven-bit counters).
     fn capture_draw(&self, side: Color, i: usize) -> bool {
-        self.capdraw
-            .as_ref()
-            .is_some_and(|c| c[side.index()].get(i))
+        match &self.capdraw {
+            Some(c) => c[side.index()].get(i),
+            None => {
+                let v = self.val[side.index()].get(i);
+                v & code::OPEN != 0 && v & code::CAPDRAW != 0
+            }
+        }
     }
 
     /// Run `f` on every open position of `side` in parallel; true when some call said so.
@@ -348,9 +354,11 @@ pub(super) fn run(
     from: Option<(u8, [bool; 2], bool)>,
 ) -> Result<bool, TbError> {
     let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
+    // beside the state: in its work file out of core
+    let backing = g.val[0].backing();
     let dirty = Dirty {
-        lose: Bits::new(g.size()),
-        win: Bits::new(g.size()),
+        lose: Bits::with(&backing, g.size())?,
+        win: Bits::with(&backing, g.size())?,
     };
     let t = std::time::Instant::now();
     if from.is_none() {
@@ -429,4 +437,84 @@ pub(super) fn run(
     pb.end();
     let _ = WORK;
     Ok(any)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{capdraw_in_value, max_moves};
+    use super::*;
+    use crate::board::rules::RuleSet;
+    use crate::index::{Material, PlacementIndex};
+    use crate::tablebase::generate::bytes::Bytes;
+    use std::sync::atomic::AtomicU64;
+    use std::sync::Mutex;
+
+    fn wide_gen(index: &PlacementIndex, capdraw: Option<[Bits; 2]>) -> Gen<'_> {
+        let n = index.size() as usize;
+        Gen {
+            material: "KRKN".parse::<Material>().expect("a material"),
+            index,
+            val: [Bytes::new(n, code::ILLEGAL), Bytes::new(n, code::ILLEGAL)],
+            aux: [Bytes::new(n, 0xFF), Bytes::new(n, 0xFF)],
+            high: None,
+            capdraw,
+            subs: Vec::new(),
+            rules: RuleSet::CheckChase,
+            ck: None,
+            assigned: AtomicU64::new(0),
+            overflow: AtomicBool::new(false),
+            fault: Mutex::new(None),
+        }
+    }
+
+    /// The capture-draw flag in the value byte: counters count down below it, a decision
+    /// replaces it, and the tables of up to four pieces keep it there.
+    #[test]
+    fn capture_draw_flag_in_the_value_byte() {
+        let m = "KRKN".parse::<Material>().expect("a material");
+        let index = PlacementIndex::new(m).expect("an index");
+        let g = wide_gen(&index, None);
+        let red = Color::Red;
+        let val = &g.val[red.index()];
+        val.set(5, code::OPEN | code::CAPDRAW | 2);
+        val.set(6, code::OPEN | code::CAPDRAW | 3);
+        val.set(7, code::OPEN | 2);
+        assert!(g.capture_draw(red, 5) && !g.capture_draw(red, 7));
+        // two successors turn out wins for the opponent: a loss at the second
+        let win = code::make(2, code::WIN);
+        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        assert_eq!(val.get(5), code::OPEN | code::CAPDRAW | 1);
+        assert!(g.capture_draw(red, 5), "the flag stays while open");
+        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        assert_eq!(val.get(5), code::make(2, code::LOSS));
+        assert_eq!(g.aux[red.index()].get(5), 9);
+        assert!(!g.capture_draw(red, 5), "a decided position has no flag");
+        // a lost successor: a win, whatever the counter
+        g.apply(
+            6,
+            red,
+            true,
+            code::make(2, code::LOSS),
+            9,
+            Mode::Counting(2),
+        );
+        assert_eq!(val.get(6), win);
+        g.apply(7, red, false, win, 9, Mode::Counting(2));
+        assert_eq!(val.get(7), code::OPEN | 1);
+        assert_eq!(g.assigned.load(Relaxed), 2);
+        // with the bit arrays the counters keep seven bits
+        let n = index.size() as usize;
+        let g = wide_gen(&index, Some([Bits::new(n), Bits::new(n)]));
+        g.val[red.index()].set(5, code::OPEN | 65);
+        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        assert_eq!(g.val[red.index()].get(5), code::OPEN | 64);
+        assert!(!g.capture_draw(red, 5));
+        g.capdraw.as_ref().expect("bit arrays")[red.index()].set(5);
+        assert!(g.capture_draw(red, 5));
+        let bound = |s: &str| max_moves(s.parse::<Material>().expect("a material"));
+        assert_eq!((bound("KRNKR"), bound("KRABKRA")), (29, 29));
+        assert_eq!(bound("KRRCCKR"), 72);
+        assert!(capdraw_in_value("KRRCKAABB".parse().expect("a material")));
+        assert!(!capdraw_in_value("KRRCCKR".parse().expect("a material")));
+    }
 }

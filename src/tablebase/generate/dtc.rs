@@ -330,7 +330,7 @@ fn run<'a>(
             fault: Mutex::new(None),
         },
         rounds,
-        win: [Bits::new(n), Bits::new(n)],
+        win: [Bits::with(backing, n)?, Bits::with(backing, n)?],
         dtc: [
             Bytes::with(backing, n, NONE)?,
             Bytes::with(backing, n, NONE)?,

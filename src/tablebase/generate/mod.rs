@@ -27,9 +27,16 @@
 //!
 //! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
 //! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
-//! with them two bytes per position (a value byte and an auxiliary byte, each shared by the
-//! phases as documented on [`Gen`]) and one bit; the tables one capture away are read from
-//! memory or block by block from their files (see [`subs`]).
+//! with them two bytes per position (a value byte, which also holds an open position's
+//! capture-draw flag, and an auxiliary byte, each shared by the phases as documented on
+//! [`Gen`]) and, during step 3, two worklist bits per index (a quarter byte per position);
+//! the tables one capture away are read from memory or block by block from their files (see
+//! [`subs`]). The table handed over takes two bytes per position too when some verdict rests
+//! on the rules (its values and its verdicts, turned from the two state bytes in place):
+//! with the files' compression buffers while they are written, that is the floor of such a
+//! table's peak, and step 3 now stays near it (KRNKR's closure, rule set 1, WDL and DTM:
+//! 120.9 MiB, 2.38 bytes per position, where the writing of KRNKR's files alone takes
+//! 118 MiB; 123.8 MiB, 2.43, with the capture-draw bits apart).
 
 mod bytes;
 pub(super) mod code;
@@ -98,15 +105,50 @@ pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
 /// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
-/// byte per position and one capture-draw bit; without, a value byte and one bit per
-/// position (the compact layout, see [`compact`]).
+/// byte per position and the rule rounds' two worklist bits per index (and one capture-draw
+/// bit per position when the value byte has no room for it, see [`capdraw_in_value`]);
+/// without, a value byte and one bit per position (the compact layout, see [`compact`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
-    if Gen::has_rule_rounds(material, rules) {
+    if !Gen::has_rule_rounds(material, rules) {
+        2 * n.next_multiple_of(8) + bits
+    } else if capdraw_in_value(material) {
         4 * n.next_multiple_of(8) + bits
     } else {
-        2 * n.next_multiple_of(8) + bits
+        4 * n.next_multiple_of(8) + 2 * bits
     }
+}
+
+/// An upper bound of the legal moves of either side of `material`: 17 per rook or cannon
+/// (the squares of its rank and file; a cannon's capture beyond a screen replaces a square
+/// of that line), 8 per horse, 4 per king, advisor or elephant, 3 per pawn.
+fn max_moves(material: Material) -> u32 {
+    Color::ALL
+        .iter()
+        .map(|&c| {
+            Role::ALL
+                .iter()
+                .map(|&r| {
+                    let per = match r {
+                        Role::Rook | Role::Cannon => 17,
+                        Role::Horse => 8,
+                        Role::Pawn => 3,
+                        Role::King | Role::Advisor | Role::Elephant => 4,
+                    };
+                    per * material.count(c, r) as u32
+                })
+                .sum()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// True when a table of `material` with repetition-rule rounds keeps the capture-draw flag
+/// of its open positions in their value bytes ([`code::CAPDRAW`], with six-bit counters)
+/// instead of a bit array: when no position can have more than [`code::COUNTER`] moves
+/// (every table of up to four pieces besides the kings).
+fn capdraw_in_value(material: Material) -> bool {
+    max_moves(material) <= code::COUNTER as u32
 }
 
 fn no_notice(_: &str) {}
@@ -195,7 +237,8 @@ enum Mode {
 /// The generation state of one table.
 ///
 /// The wide layout (tables with repetition-rule rounds): per position and side to move, a
-/// value byte (see [`code`]) and an auxiliary byte: the distance (level) or propagation step
+/// value byte (see [`code`]: an open position's counter and, in steps 2 and 3, its
+/// capture-draw flag when [`capdraw_in_value`]) and an auxiliary byte: the distance (level) or propagation step
 /// at which a decided position was decided; 0xFF for open positions during step 2; the rule
 /// flags of open positions during step 3; the counter of open positions during step 4.
 ///
@@ -209,7 +252,8 @@ pub(super) struct Gen<'a> {
     aux: [Bytes; 2],
     /// The compact layout's high level bits (None: the wide layout).
     high: Option<[Bits; 2]>,
-    /// Under rule set 1: positions with a capture into a drawn position.
+    /// Under rule set 1 with rule rounds, when the value byte has no room for the flag
+    /// (see [`capdraw_in_value`]): positions with a capture into a drawn position.
     capdraw: Option<[Bits; 2]>,
     subs: Vec<Sub>,
     /// The rule set (for checkpoints).
@@ -328,8 +372,9 @@ impl Gen<'_> {
                     self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
-                // under the rules the move list serves the capture-draw test too
-                let moves = self.capdraw.as_ref().map(|_| pos.legal_moves());
+                // under the rules (the wide layout) the move list serves the capture-draw
+                // test too
+                let moves = self.high.is_none().then(|| pos.legal_moves());
                 let n = match &moves {
                     Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
                     Some(moves) => moves.len(),
@@ -343,20 +388,36 @@ impl Gen<'_> {
                     }
                     continue;
                 }
-                if n > 127 {
+                if n > self.counter_mask() as usize {
                     self.fail(format!(
                         "{} has {n} distinct successors, more than a counter holds",
                         pos.to_fen()
                     ));
                     continue;
                 }
-                self.val[s].set(i, code::OPEN | n as u8);
-                if let (Some(cd), Some(moves)) = (&self.capdraw, &moves) {
+                let mut b = code::OPEN | n as u8;
+                if let Some(moves) = &moves {
                     if self.has_capture_draw(&pos, &pieces, moves) {
-                        cd[s].set(i);
+                        match &self.capdraw {
+                            Some(cd) => cd[s].set(i),
+                            None => b |= code::CAPDRAW,
+                        }
                     }
                 }
+                self.val[s].set(i, b);
             }
+        }
+    }
+
+    /// The counter bits of an open position's value byte: six ([`code::COUNTER`]) in the
+    /// wide layout with the capture-draw flag in the value byte (no capture-draw bit
+    /// arrays), else seven.
+    #[inline(always)]
+    fn counter_mask(&self) -> u8 {
+        if self.high.is_none() && self.capdraw.is_none() {
+            code::COUNTER
+        } else {
+            0x7F
         }
     }
 
@@ -436,7 +497,8 @@ pub fn generate_from(
         val,
         aux,
         high,
-        capdraw: match cycles {
+        // the capture-draw flags: in the value bytes when the counters leave room
+        capdraw: match cycles && !capdraw_in_value(material) {
             true => Some([Bits::with(&backing, n)?, Bits::with(&backing, n)?]),
             false => None,
         },

@@ -5,7 +5,8 @@
 //! start pass, after each level of the retrograde analysis (step 2) and of the distance to
 //! mate (step 4), at the start of each round of the repetition rules (step 3) and between
 //! steps 3 and 4. The whole state at such a point is a few byte arrays (the value and
-//! auxiliary bytes of both sides to move, the capture-draw bits) and a [`Step`] saying where
+//! auxiliary bytes of both sides to move, the capture-draw bits of a table that keeps them
+//! apart, see [`super::capdraw_in_value`]) and a [`Step`] saying where
 //! to go on. Every pass is deterministic given that state (results never depend on thread
 //! timing), so a generation resumed from a checkpoint writes the same files as one that never
 //! stopped.

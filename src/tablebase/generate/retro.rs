@@ -32,10 +32,12 @@ impl Gen<'_> {
                     }
                 } else {
                     let loss = code::make(order, code::LOSS);
+                    // (a counter of at least 2 counts down without touching the flag above)
+                    let mask = self.counter_mask();
                     let r = val.update(q, |b| {
-                        (b & code::OPEN != 0).then_some(if b & 0x7F <= 1 { loss } else { b - 1 })
+                        (b & code::OPEN != 0).then_some(if b & mask <= 1 { loss } else { b - 1 })
                     });
-                    if matches!(r, Ok(b) if b & 0x7F <= 1) {
+                    if matches!(r, Ok(b) if b & mask <= 1) {
                         // only the thread that takes the last successor gets here
                         aux.set(q, stamp);
                         self.assigned.fetch_add(1, Relaxed);

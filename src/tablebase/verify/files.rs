@@ -10,6 +10,12 @@
 //!
 //! Every block of the table's files and of its sub-tables' files is decoded (and its
 //! checksum checked) once before the passes.
+//!
+//! Out of core (`verify --memory LIMIT`, [`verify_files_limited`]): when those three bytes
+//! per index, with [`BASE_BYTES`] for the process and the caches, do not fit under LIMIT,
+//! the arrays are regions of a work file (`MATERIAL.verify.work` in the table folder,
+//! removed when the check ends; see [`crate::tablebase::workfile`]) instead of anonymous
+//! memory; the check reads the same bytes either way.
 
 use super::source::{check_blocks, combine_one, open_file, read_range, stretches, SubFiles};
 use super::trap::TrapSets;
@@ -21,6 +27,7 @@ use crate::tablebase::dtc_code::{decode_win, loss_dtc};
 use crate::tablebase::file::{Metric, TableFile};
 use crate::tablebase::table::{table_material, TbError};
 use crate::tablebase::values::{Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM, UNKNOWN};
+use crate::tablebase::workfile::{Backing, Buf, WorkFile};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
@@ -31,6 +38,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// its DTC file is there).
 pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
     verify_files_reporting(dir, m, &crate::progress::Silent)
+}
+
+/// What a `verify` process holds besides the arrays of one side (the out-of-core decision):
+/// the process and thread pool, the stretches in flight and the sub-table block cache.
+pub const BASE_BYTES: u64 = (16 << 20) + super::params::SUB_CACHE_BYTES as u64;
+
+/// The work file of `verify --memory` for `material` in `dir`.
+pub fn verify_work_path(dir: &Path, material: &Material) -> std::path::PathBuf {
+    dir.join(format!("{material}.verify.work"))
 }
 
 /// The files of the table verified.
@@ -44,6 +60,8 @@ struct Files {
     /// Some WDL byte rests on the repetition rules: the verdicts are read from the WDL
     /// bytes (else they are the plain ones of the values).
     rule_verdicts: bool,
+    /// Where the arrays of a whole side go (the heap, or a work file out of core).
+    backing: Backing,
 }
 
 /// The bytes of a stretch of one side to move.
@@ -58,7 +76,7 @@ struct Stretch {
 const NOT_WIN: u8 = UNKNOWN;
 
 impl Files {
-    fn open(dir: &Path, name: Material) -> Result<Files, TbError> {
+    fn open(dir: &Path, name: Material, memory: Option<u64>) -> Result<Files, TbError> {
         let index = PlacementIndex::new(name)?;
         let wdl = open_file(dir, &name, Metric::Wdl, &index)?;
         let dtm = open_file(dir, &name, Metric::Dtm, &index)?;
@@ -88,8 +106,25 @@ impl Files {
         for f in std::iter::once(&dtm).chain(&dtc) {
             check_blocks(f, |_, _| {})?;
         }
+        let n = index.size() as usize;
+        // at the peak: three bytes per index (see the module documentation), and the trap
+        // check's six bits per index
+        let trap = needs_trap_check(wdl.header.rules, name);
+        let state = 3 * n as u64
+            + if trap {
+                6 * n.div_ceil(64) as u64 * 8
+            } else {
+                0
+            };
+        let backing = match memory {
+            Some(limit) if BASE_BYTES + state > limit => Backing::File(std::sync::Arc::new(
+                WorkFile::create(&verify_work_path(dir, &name), state, limit)?,
+            )),
+            _ => Backing::Heap,
+        };
         Ok(Files {
-            n: index.size() as usize,
+            n,
+            backing,
             index,
             wdl,
             dtm,
@@ -161,15 +196,15 @@ impl Files {
     }
 
     /// The values of side `s` and, when some verdict rests on the rules, its WDL bytes.
-    fn side_values(&self, s: usize) -> Result<(Vec<u8>, Option<Vec<u8>>), TbError> {
-        let mut values = vec![0u8; self.n];
+    fn side_values(&self, s: usize) -> Result<(Buf, Option<Buf>), TbError> {
+        let mut values = self.backing.buf(self.n, 0)?;
         if !self.rule_verdicts {
             self.fill(s, [&mut values[..]], |_, st, [v]| {
                 v.copy_from_slice(&st.values)
             })?;
             return Ok((values, None));
         }
-        let mut wdl = vec![0u8; self.n];
+        let mut wdl = self.backing.buf(self.n, 0)?;
         self.fill(s, [&mut values[..], &mut wdl[..]], |_, st, [v, w]| {
             v.copy_from_slice(&st.values);
             w.copy_from_slice(&st.wdl);
@@ -179,7 +214,7 @@ impl Files {
 
     /// The DTC of the wins of side `s` ([`NOT_WIN`] elsewhere, [`ILLEGAL`] where the byte
     /// contradicts the DTM) and, when some verdict rests on the rules, its WDL bytes.
-    fn win_dtc(&self, s: usize) -> Result<(Vec<u8>, Option<Vec<u8>>), TbError> {
+    fn win_dtc(&self, s: usize) -> Result<(Buf, Option<Buf>), TbError> {
         let win = |st: &Stretch, out: &mut [u8]| {
             for (k, o) in out.iter_mut().enumerate() {
                 let v = st.values[k];
@@ -190,12 +225,12 @@ impl Files {
                 };
             }
         };
-        let mut dtc = vec![0u8; self.n];
+        let mut dtc = self.backing.buf(self.n, 0)?;
         if !self.rule_verdicts {
             self.fill(s, [&mut dtc[..]], |_, st, [d]| win(st, d))?;
             return Ok((dtc, None));
         }
-        let mut wdl = vec![0u8; self.n];
+        let mut wdl = self.backing.buf(self.n, 0)?;
         self.fill(s, [&mut dtc[..], &mut wdl[..]], |_, st, [d, w]| {
             win(st, d);
             w.copy_from_slice(&st.wdl);
@@ -206,10 +241,10 @@ impl Files {
     /// The DTC of every position of side `t`: wins from the file, losses from their moves
     /// into the wins of the other side (as the DTC file defines them; [`UNKNOWN`] when a
     /// move does not lead to a win), [`DRAW`] and [`ILLEGAL`] as the values.
-    fn full_dtc(&self, t: usize) -> Result<Vec<u8>, TbError> {
+    fn full_dtc(&self, t: usize) -> Result<Buf, TbError> {
         let (wins, verdicts) = self.win_dtc(1 - t)?;
         let side = Color::ALL[t];
-        let mut out = vec![0u8; self.n];
+        let mut out = self.backing.buf(self.n, 0)?;
         self.fill(t, [&mut out[..]], |start, st, [o]| {
             o.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
                 let mut pieces = PieceList::new();
@@ -300,12 +335,27 @@ pub fn verify_files_reporting(
     m: &Material,
     progress: &dyn Progress,
 ) -> Result<VerifyReport, TbError> {
+    verify_files_limited(dir, m, None, progress)
+}
+
+/// [`verify_files_reporting`] within `memory` bytes when given (`verify --memory LIMIT`):
+/// a table whose arrays do not fit keeps them in a work file (see the module
+/// documentation).
+pub fn verify_files_limited(
+    dir: &Path,
+    m: &Material,
+    memory: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<VerifyReport, TbError> {
     let (name, _) = table_material(*m);
-    let files = Files::open(dir, name)?;
+    let files = Files::open(dir, name, memory)?;
     let rules = files.wdl.header.rules;
     let subs = SubFiles::open(dir, name, rules)?;
     let n = files.n;
-    let trap = needs_trap_check(rules, name).then(|| TrapSets::new(n));
+    let trap = match needs_trap_check(rules, name) {
+        true => Some(TrapSets::new(&files.backing, n)?),
+        false => None,
+    };
     let steps: usize = (0..2)
         .flat_map(|s| files.stretches(s))
         .map(|r| r.len().div_ceil(CHUNK))
@@ -316,7 +366,13 @@ pub fn verify_files_reporting(
         "re-deriving values",
         steps as u64,
     );
-    let mut out = VerifyReport::default();
+    let mut out = VerifyReport {
+        work_file: match &files.backing {
+            Backing::File(w) => Some(w.path().to_path_buf()),
+            Backing::Heap => None,
+        },
+        ..VerifyReport::default()
+    };
     for side in Color::ALL {
         let (s, t) = (side.index(), (!side).index());
         let other_dtc = match files.dtc {

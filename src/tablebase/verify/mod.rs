@@ -45,7 +45,9 @@ use dtc::DtcAt;
 use rayon::prelude::*;
 use trap::{both_attack, TrapSets};
 
-pub use files::{verify_files, verify_files_reporting};
+pub use files::{
+    verify_files, verify_files_limited, verify_files_reporting, verify_work_path, BASE_BYTES,
+};
 
 /// One position whose stored value disagrees with its successors.
 #[derive(Debug, Clone)]
@@ -73,6 +75,8 @@ pub struct VerifyReport {
     pub rulings: u64,
     /// Decided positions whose DTC was re-derived (0 without a DTC file).
     pub dtc_checked: u64,
+    /// The work file the arrays were kept in (`verify --memory`), when out of core.
+    pub work_file: Option<std::path::PathBuf>,
 }
 
 impl VerifyReport {
@@ -394,7 +398,10 @@ pub fn verify_table_reporting(
         "re-deriving values",
         2 * n.div_ceil(CHUNK) as u64,
     );
-    let trap = needs_trap_check(table.rules, table.material).then(|| TrapSets::new(n));
+    let trap = needs_trap_check(table.rules, table.material).then(|| {
+        TrapSets::new(&crate::tablebase::workfile::Backing::Heap, n)
+            .unwrap_or_else(|_| unreachable!("heap bits cannot fail"))
+    });
     let mut out = VerifyReport::default();
     for side in Color::ALL {
         let pass = Pass {

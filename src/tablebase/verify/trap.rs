@@ -7,7 +7,8 @@
 //! the two conditions; mutual checkers leave both sets; what remains of `L` would be a
 //! ruling the table missed.
 //!
-//! Memory: six bits per index entry (per side to move: drawn, `L`, `W`). The verifier's
+//! Memory: six bits per index entry (per side to move: drawn, `L`, `W`), on the heap or,
+//! out of core, in the verifier's work file. The verifier's
 //! passes mark the drawn positions and the candidates ([`TrapSets::note`], from the
 //! successors it looks up anyway); the fixpoint ([`TrapSets::finish`]) then shrinks the
 //! sets, generating the moves of the positions still in them in each round instead of
@@ -16,8 +17,11 @@
 use super::{Mismatch, Succ, VerifyReport};
 use crate::board::{Color, Position, Role};
 use crate::index::{Material, PieceList, PlacementIndex};
+use crate::tablebase::table::TbError;
 use crate::tablebase::values::{wdl_of, Wdl, DRAW};
+use crate::tablebase::workfile::{Backing, Buf};
 use rayon::prelude::*;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// True when both sides have an attacker (only then can a side be trapped into checking).
@@ -29,24 +33,77 @@ pub(super) fn both_attack(m: Material) -> bool {
     })
 }
 
-/// One bit per index of a table, set and cleared from several threads.
-struct Bits(Vec<AtomicU64>);
+/// One bit per index of a table, set and cleared from several threads: atomic words on the
+/// heap, or in a region of a work file (`verify --memory`).
+struct Bits {
+    store: Store,
+    /// Number of words.
+    words: usize,
+}
+
+enum Store {
+    Heap(Vec<AtomicU64>),
+    /// A zero-filled mapped region (page-aligned), reached only through `base`.
+    Mapped {
+        _region: Buf,
+        base: NonNull<AtomicU64>,
+    },
+}
+
+// SAFETY: the words are only reached as atomics (`Bits::words`); the mapped region is owned
+// by the value and never dereferenced as bytes after construction.
+unsafe impl Send for Bits {}
+// SAFETY: as above: shared access is atomic.
+unsafe impl Sync for Bits {}
 
 impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    fn new(backing: &Backing, n: usize) -> Result<Bits, TbError> {
+        let words = n.div_ceil(64);
+        let store = match backing {
+            Backing::Heap => Store::Heap((0..words).map(|_| AtomicU64::new(0)).collect()),
+            Backing::File(_) => {
+                let mut region = backing.buf(words * 8, 0)?;
+                let ptr = region.as_mut_ptr();
+                // a mapped region starts on a page
+                assert!(
+                    ptr.align_offset(std::mem::align_of::<AtomicU64>()) == 0,
+                    "a work file region is page-aligned"
+                );
+                let base = NonNull::new(ptr.cast::<AtomicU64>())
+                    .unwrap_or_else(|| unreachable!("a mapping is not at address 0"));
+                Store::Mapped {
+                    _region: region,
+                    base,
+                }
+            }
+        };
+        Ok(Bits { store, words })
+    }
+    fn all(&self) -> &[AtomicU64] {
+        match &self.store {
+            Store::Heap(v) => v,
+            // SAFETY: `base` points to `words * 8` zero-initialised, 8-aligned bytes owned by
+            // `_region` for as long as `self` lives; AtomicU64 has u64's layout, and every
+            // access goes through these atomics.
+            Store::Mapped { base, .. } => unsafe {
+                std::slice::from_raw_parts(base.as_ptr(), self.words)
+            },
+        }
     }
     fn get(&self, i: usize) -> bool {
-        self.0[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
+        self.all()[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
     }
     fn set(&self, i: usize) {
-        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        self.all()[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
     }
     fn clear(&self, i: usize) {
-        self.0[i / 64].fetch_and(!(1 << (i % 64)), Ordering::Relaxed);
+        self.all()[i / 64].fetch_and(!(1 << (i % 64)), Ordering::Relaxed);
+    }
+    fn clear_word(&self, w: usize, bits: u64) {
+        self.all()[w].fetch_and(!bits, Ordering::Relaxed);
     }
     fn word(&self, w: usize) -> u64 {
-        self.0[w].load(Ordering::Relaxed)
+        self.all()[w].load(Ordering::Relaxed)
     }
 }
 
@@ -72,13 +129,15 @@ pub(super) struct TrapSets {
 
 impl TrapSets {
     /// Empty sets for a table of `n` indices.
-    pub(super) fn new(n: usize) -> TrapSets {
-        let three = || [Bits::new(n), Bits::new(n)];
-        TrapSets {
-            draw: three(),
-            l: three(),
-            w: three(),
-        }
+    pub(super) fn new(backing: &Backing, n: usize) -> Result<TrapSets, TbError> {
+        let two = || -> Result<[Bits; 2], TbError> {
+            Ok([Bits::new(backing, n)?, Bits::new(backing, n)?])
+        };
+        Ok(TrapSets {
+            draw: two()?,
+            l: two()?,
+            w: two()?,
+        })
     }
 
     /// Note the drawn position `pos` (index `i`, `side` to move) with its successors: in
@@ -119,18 +178,18 @@ impl TrapSets {
         self.settle(index);
         // mutual perpetual checks are draws: their positions leave both sets
         for s in 0..2 {
-            (0..self.l[s].0.len()).into_par_iter().for_each(|w| {
+            (0..self.l[s].words).into_par_iter().for_each(|w| {
                 let both = self.l[s].word(w) & self.w[s].word(w);
                 if both != 0 {
-                    self.l[s].0[w].fetch_and(!both, Ordering::Relaxed);
-                    self.w[s].0[w].fetch_and(!both, Ordering::Relaxed);
+                    self.l[s].clear_word(w, both);
+                    self.w[s].clear_word(w, both);
                 }
             });
         }
         self.settle(index);
         let mut rep = VerifyReport::default();
         for s in 0..2 {
-            for w in 0..self.l[s].0.len() {
+            for w in 0..self.l[s].words {
                 for i in ones(w, self.l[s].word(w)) {
                     rep.add(Mismatch {
                         fen: position(index, s, i)
@@ -155,7 +214,7 @@ impl TrapSets {
             let changed = AtomicBool::new(false);
             for s in 0..2 {
                 let t = 1 - s;
-                (0..self.l[s].0.len()).into_par_iter().for_each(|w| {
+                (0..self.l[s].words).into_par_iter().for_each(|w| {
                     let bits = self.l[s].word(w) | self.w[s].word(w);
                     for i in ones(w, bits) {
                         let Some(pos) = position(index, s, i) else {
