@@ -333,7 +333,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     skip_verified: bool,
     /// Out-of-core mode: a table whose check would take more memory than LIMIT (such as 4G
-    /// or 512M; about 1.5 bytes per position, 1.9 for two-sided tables, and 48 MiB) keeps its arrays in a work file in
+    /// or 512M; about 1.5 bytes per position, 1.9 for two-sided tables, and 16 MiB besides a
+    /// sub-table cache of at most a quarter of LIMIT) keeps its arrays in a work file in
     /// the table folder (`MATERIAL.verify.work`, removed when the check ends).
     #[arg(long, value_name = "LIMIT", value_parser = xqdb::tablebase::workfile::parse_size)]
     memory: Option<u64>,

@@ -318,7 +318,7 @@ pub fn table_cost_limited(
         0
     };
     let verify_state = 3 * n + trap_bits;
-    if let Some(limit) = limit.filter(|&l| verify::BASE_BYTES + verify_state > l) {
+    if let Some(limit) = limit.filter(|_| verify::out_of_core(verify_state, limit)) {
         c.verify_peak_bytes = c.verify_peak_bytes.min(limit);
         c.out_of_core = true;
         c.work_bytes = c.work_bytes.max(verify_state);

@@ -11,8 +11,9 @@
 //! Every block of the table's files and of its sub-tables' files is decoded (and its
 //! checksum checked) once before the passes.
 //!
-//! Out of core (`verify --memory LIMIT`, [`verify_files_limited`]): when those three bytes
-//! per index, with [`BASE_BYTES`] for the process and the caches, do not fit under LIMIT,
+//! Out of core (`verify --memory LIMIT`, [`verify_files_limited`]): the sub-table cache is
+//! bounded by a quarter of LIMIT ([`cache_bytes`]); when those three bytes per index (and
+//! the trap bits), with the cache and [`PROCESS_BYTES`], do not fit under LIMIT,
 //! the arrays are regions of a work file (`MATERIAL.verify.work` in the table folder,
 //! removed when the check ends; see [`crate::tablebase::workfile`]) instead of anonymous
 //! memory; the check reads the same bytes either way.
@@ -40,9 +41,23 @@ pub fn verify_files(dir: &Path, m: &Material) -> Result<VerifyReport, TbError> {
     verify_files_reporting(dir, m, &crate::progress::Silent)
 }
 
-/// What a `verify` process holds besides the arrays of one side (the out-of-core decision):
-/// the process and thread pool, the stretches in flight and the sub-table block cache.
-pub const BASE_BYTES: u64 = (16 << 20) + super::params::SUB_CACHE_BYTES as u64;
+/// What a `verify` process holds besides its arrays and the sub-table block cache: the
+/// process and thread pool and the stretches in flight.
+pub const PROCESS_BYTES: u64 = 16 << 20;
+
+/// The sub-table block cache of `verify` under `memory` (`--memory LIMIT`): at most a
+/// quarter of the limit, and never more than [`super::params::SUB_CACHE_BYTES`].
+pub fn cache_bytes(memory: Option<u64>) -> u64 {
+    let full = super::params::SUB_CACHE_BYTES as u64;
+    memory.map_or(full, |limit| full.min(limit / 4))
+}
+
+/// True when `verify --memory` keeps the arrays of a table of `state` bytes (see
+/// [`Files::open`]) in a work file: they do not fit under the limit with the process and
+/// the cache.
+pub fn out_of_core(state: u64, memory: Option<u64>) -> bool {
+    memory.is_some_and(|limit| PROCESS_BYTES + cache_bytes(memory) + state > limit)
+}
 
 /// The work file of `verify --memory` for `material` in `dir`.
 pub fn verify_work_path(dir: &Path, material: &Material) -> std::path::PathBuf {
@@ -117,7 +132,7 @@ impl Files {
                 0
             };
         let backing = match memory {
-            Some(limit) if BASE_BYTES + state > limit => Backing::File(std::sync::Arc::new(
+            Some(limit) if out_of_core(state, memory) => Backing::File(std::sync::Arc::new(
                 WorkFile::create(&verify_work_path(dir, &name), state, limit)?,
             )),
             _ => Backing::Heap,
@@ -350,7 +365,7 @@ pub fn verify_files_limited(
     let (name, _) = table_material(*m);
     let files = Files::open(dir, name, memory)?;
     let rules = files.wdl.header.rules;
-    let subs = SubFiles::open(dir, name, rules)?;
+    let subs = SubFiles::open(dir, name, rules, cache_bytes(memory) as usize)?;
     let n = files.n;
     let trap = match needs_trap_check(rules, name) {
         true => Some(TrapSets::new(&files.backing, n)?),

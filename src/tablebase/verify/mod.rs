@@ -46,7 +46,8 @@ use rayon::prelude::*;
 use trap::{both_attack, TrapSets};
 
 pub use files::{
-    verify_files, verify_files_limited, verify_files_reporting, verify_work_path, BASE_BYTES,
+    cache_bytes, out_of_core, verify_files, verify_files_limited, verify_files_reporting,
+    verify_work_path, PROCESS_BYTES,
 };
 
 /// One position whose stored value disagrees with its successors.

@@ -4,7 +4,6 @@
 //!
 //! This is a reader of the files (see FORMAT.md) of its own, apart from the generator's.
 
-use super::params::SUB_CACHE_BYTES;
 use super::Captures;
 use crate::board::rules::RuleSet;
 use crate::board::Position;
@@ -157,7 +156,7 @@ struct SubFile {
 }
 
 /// The tables one capture away from a table, read from their files through a bounded cache
-/// (see [`SUB_CACHE_BYTES`]). A block that fails to decode after the files were checked is
+/// (see [`super::params::SUB_CACHE_BYTES`]). A block that fails to decode after the files were checked is
 /// kept as the first error and reported at the end ([`SubFiles::error`]).
 pub(super) struct SubFiles {
     subs: Vec<SubFile>,
@@ -167,7 +166,14 @@ pub(super) struct SubFiles {
 impl SubFiles {
     /// Open the files of every table one capture away from `name` (each of rule set
     /// `rules`) and check every block of them.
-    pub(super) fn open(dir: &Path, name: Material, rules: RuleSet) -> Result<SubFiles, TbError> {
+    /// `cache_bytes`: the bound of the block cache shared by the sub-tables' files (at most
+    /// [`super::params::SUB_CACHE_BYTES`]).
+    pub(super) fn open(
+        dir: &Path,
+        name: Material,
+        rules: RuleSet,
+        cache_bytes: usize,
+    ) -> Result<SubFiles, TbError> {
         let mut wanted: Vec<Material> = Vec::new();
         for c in crate::board::Color::ALL {
             for r in crate::board::Role::ALL {
@@ -179,7 +185,7 @@ impl SubFiles {
                 }
             }
         }
-        let cache = SUB_CACHE_BYTES / (2 * wanted.len()).max(1);
+        let cache = cache_bytes / (2 * wanted.len()).max(1);
         let mut subs = Vec::new();
         for m in wanted {
             let index = PlacementIndex::new(m)?;
