@@ -53,36 +53,35 @@ impl MemCgroup {
         if v2_controllers.is_ok_and(|c| c.split_whitespace().any(|c| c == "memory")) {
             // the memory controller for the children (may be enabled already)
             let _ = write(&v2.join("cgroup.subtree_control"), "+memory");
-            let dir = v2.join(&name);
-            std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let mut group = MemCgroup {
-                procs: dir.join("cgroup.procs"),
-                dir,
-                hard: false,
-            };
-            write(&group.dir.join("memory.max"), &limit.to_string())?;
-            let swap = write(&group.dir.join("memory.swap.max"), "0").is_ok();
-            group.hard = swap || no_swap();
-            return Ok(group);
+            return MemCgroup::create(v2.join(&name), limit, "memory.max", ("memory.swap.max", 0));
         }
         let v1 = Path::new("/sys/fs/cgroup/memory");
         if !v1.join("memory.limit_in_bytes").exists() {
             return Err("no cgroup memory controller (v1 or v2) under /sys/fs/cgroup".into());
         }
-        let dir = v1.join(&name);
+        // v1 bounds memory and swap together
+        let swap = ("memory.memsw.limit_in_bytes", limit);
+        MemCgroup::create(v1.join(&name), limit, "memory.limit_in_bytes", swap)
+    }
+
+    /// The cgroup `dir` with `limit` written to its file `limit_file` and `swap.1` to its
+    /// file `swap.0` (a swap limit the kernel may not offer).
+    fn create(
+        dir: PathBuf,
+        limit: u64,
+        limit_file: &str,
+        swap: (&str, u64),
+    ) -> Result<MemCgroup, String> {
         std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // removed on drop from here on, whatever fails next
         let mut group = MemCgroup {
             procs: dir.join("cgroup.procs"),
             dir,
             hard: false,
         };
-        write(&group.dir.join("memory.limit_in_bytes"), &limit.to_string())?;
-        let swap = write(
-            &group.dir.join("memory.memsw.limit_in_bytes"),
-            &limit.to_string(),
-        )
-        .is_ok();
-        group.hard = swap || no_swap();
+        write(&group.dir.join(limit_file), &limit.to_string())?;
+        let swap_limited = write(&group.dir.join(swap.0), &swap.1.to_string()).is_ok();
+        group.hard = swap_limited || no_swap();
         Ok(group)
     }
 

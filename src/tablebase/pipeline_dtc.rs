@@ -5,7 +5,8 @@ use super::file::{
     table_path, write_dtc_bytes, write_dtc_file, FileError, Metric, TableFile, Written,
 };
 use super::generate::{
-    generate_dtc, generate_dtc_bytes, RuleRounds, SubTables, ValueSource, BASE_BYTES,
+    dtc_state_bytes, generate_dtc, generate_dtc_bytes, RuleRounds, SubTables, ValueSource,
+    BASE_BYTES,
 };
 use super::table::{Table, TableSet, TbError};
 use super::values::{DRAW, ILLEGAL, MAX_DTM};
@@ -208,7 +209,7 @@ pub fn add_dtc(
     })?;
     let n = wdl.header.positions;
     drop(wdl);
-    let state = 2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8;
+    let state = dtc_state_bytes(n);
     let backing = Backing::for_table(*m, state, BASE_BYTES, memory, dir)?;
     write_dtc_from_files(dir, m, &rounds, &backing, progress)
 }

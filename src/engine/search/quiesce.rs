@@ -4,6 +4,7 @@
 //! (sacrifices included: s23).
 
 use super::{Searcher, MAX_PLY};
+use crate::board::Move;
 use crate::engine::params::DELTA_MARGIN;
 use crate::engine::score::{INF, MATE};
 use crate::engine::see::loses_material;
@@ -59,21 +60,11 @@ impl Searcher<'_> {
             if !in_check && loses_material(&self.pos, m) {
                 continue;
             }
-            let ev = self.ev;
-            let u = self.make(m);
-            let s = -self.quiesce(-beta, -alpha, ply + 1, false);
-            self.unmake(m, u, ev);
-            if self.stopped {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
+            if self.q_move(m, &mut alpha, beta, &mut best, ply) {
+                if self.stopped {
+                    return 0;
                 }
+                break;
             }
         }
         if checks && !in_check && best < beta {
@@ -85,24 +76,32 @@ impl Searcher<'_> {
                 if !check {
                     continue;
                 }
-                let ev = self.ev;
-                let u = self.make(m);
-                let s = -self.quiesce(-beta, -alpha, ply + 1, false);
-                self.unmake(m, u, ev);
-                if self.stopped {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
-                        }
+                if self.q_move(m, &mut alpha, beta, &mut best, ply) {
+                    if self.stopped {
+                        return 0;
                     }
+                    break;
                 }
             }
         }
         best
+    }
+
+    /// Search the move `m` one ply deeper in quiescence and raise `best` and `alpha` by its
+    /// score: true when the caller's loop ends (a cut-off at `beta`, or the search stopped).
+    /// `best <= alpha < beta` holds in the callers, so a score reaching `beta` raises both.
+    fn q_move(&mut self, m: Move, alpha: &mut i32, beta: i32, best: &mut i32, ply: i32) -> bool {
+        let ev = self.ev;
+        let u = self.make(m);
+        let s = -self.quiesce(-beta, -*alpha, ply + 1, false);
+        self.unmake(m, u, ev);
+        if self.stopped {
+            return true;
+        }
+        if s > *best {
+            *best = s;
+            *alpha = (*alpha).max(s);
+        }
+        s >= beta
     }
 }

@@ -103,6 +103,13 @@ pub struct GenOptions<'a> {
 /// cache.
 pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
+/// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision):
+/// a DTC byte and a win bit per position, both sides to move (the rule rounds, at most a
+/// byte per position and none in most tables, come on top).
+pub fn dtc_state_bytes(n: u64) -> u64 {
+    2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8
+}
+
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
 /// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
 /// byte per position and the rule rounds' two worklist bits per index (and one capture-draw
