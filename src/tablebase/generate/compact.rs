@@ -53,7 +53,7 @@ pub(super) fn level_code(level: u8) -> u8 {
 
 impl Gen<'_> {
     /// The high bits of the compact layout (a table in the wide layout has none: a bug).
-    fn high_bits(&self) -> &[Bits; 2] {
+    pub(super) fn high_bits(&self) -> &[Bits; 2] {
         match &self.high {
             Some(h) => h,
             None => unreachable!("the compact layout's functions run only on a compact state"),
@@ -89,11 +89,13 @@ impl Gen<'_> {
         let decided = if child_loss {
             val.update(q, |b| (b > ILLEGAL).then_some(byte)).is_ok()
         } else {
+            // (a table with rule rounds may keep its capture-draw flag above the counter)
+            let mask = self.counter_mask();
             let r = val.update(q, |b| {
-                (b > ILLEGAL).then_some(if b == ILLEGAL + 1 { byte } else { b - 1 })
+                (b > ILLEGAL).then_some(if b & mask == 1 { byte } else { b - 1 })
             });
-            // only the thread that takes the last successor sees 0x81
-            r == Ok(ILLEGAL + 1)
+            // only the thread that takes the last successor sees a count of 1
+            matches!(r, Ok(b) if b & mask == 1)
         };
         if decided {
             if stamp >= 128 {
@@ -140,7 +142,9 @@ mod tests {
     use super::*;
     use crate::board::rules::RuleSet;
     use crate::index::{Material, PlacementIndex};
+    use crate::tablebase::generate::slots::Slots;
     use crate::tablebase::values::{DRAW, ILLEGAL as ILLEGAL_VALUE};
+    use crate::tablebase::workfile::Backing;
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::sync::Mutex;
 
@@ -150,8 +154,12 @@ mod tests {
             material: "KRK".parse::<Material>().expect("a material"),
             index,
             val: [Bytes::new(n, ILLEGAL), Bytes::new(n, ILLEGAL)],
-            aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            aux: [
+                Slots::empty(&Backing::Heap, n, false).expect("heap"),
+                Slots::empty(&Backing::Heap, n, false).expect("heap"),
+            ],
             high: Some([Bits::new(n), Bits::new(n)]),
+            rule_rounds: false,
             capdraw: None,
             subs: Vec::new(),
             rules: RuleSet::CyclesDraw,
