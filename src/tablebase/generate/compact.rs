@@ -1,9 +1,10 @@
-//! The compact layout of the generation state, for tables without repetition-rule rounds
-//! (rule set 0, or one side without a rook, horse, cannon or pawn): one value byte per
-//! position and side to move and no auxiliary byte. Such a table is decided by the plain
-//! retrograde analysis alone (step 2), where every decision has rule round 0, so the value
-//! byte of a decided position need not hold a code: it holds the position's level (its
-//! distance to mate), whose parity is its outcome (even: lost).
+//! The compact layout of the generation state: one value byte per position and side to
+//! move. A table without repetition-rule rounds (rule set 0, or one side without a rook,
+//! horse, cannon or pawn) is decided by the plain retrograde analysis alone (step 2), where
+//! every decision has rule round 0, so the value byte of a decided position need not hold a
+//! code: it holds the position's level (its distance to mate), whose parity is its outcome
+//! (even: lost). A table with rule rounds runs its round 0 and its step 4 in this layout too
+//! (see [`super::dtm`] for the markers of step 4); in step 3 its value bytes hold codes.
 //!
 //! The value byte in this layout:
 //!
@@ -11,13 +12,15 @@
 //!   [`Gen::high`] is set (levels 128 up to [`crate::tablebase::values::MAX_DTM`]);
 //! * [`ILLEGAL`] (`0x80`): an illegal placement;
 //! * `0x81..=0xFF`: open; the low seven bits count the successors not yet known to win for
-//!   the opponent (at least 1: a position whose count reaches 0 is decided).
+//!   the opponent (at least 1: a position whose count reaches 0 is decided), or the low six
+//!   with the capture-draw flag above them ([`code::CAPDRAW`], a table with rule rounds
+//!   that keeps it in the value byte).
 //!
 //! A level's scan looks for the bytes equal to `level & 0x7F` (for levels from 128 on, only
 //! those with the high bit), exactly the positions the auxiliary byte of the wide layout
 //! would show at that level: the levels, the order of decisions and so the values are those
-//! of the wide layout. Memory: one byte per position, and one bit (only touched for levels
-//! from 128 on) instead of the wide layout's two bytes.
+//! of the wide layout (a level byte beside each code, as the generator kept it before).
+//! Memory: one byte per position, and one bit (only touched for levels from 128 on).
 
 use super::bytes::{Bits, Bytes};
 use super::{code, Gen};
@@ -52,7 +55,7 @@ pub(super) fn level_code(level: u8) -> u8 {
 }
 
 impl Gen<'_> {
-    /// The high bits of the compact layout (a table in the wide layout has none: a bug).
+    /// The high bits of the compact layout (the DTC pass's state has none: a bug).
     pub(super) fn high_bits(&self) -> &[Bits; 2] {
         match &self.high {
             Some(h) => h,

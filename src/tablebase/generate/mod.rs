@@ -25,18 +25,20 @@
 //!    are forbidden. It must reproduce the WDL of step 3 exactly.
 //! 5. Whatever is undecided cannot be forced either way: a draw.
 //!
-//! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
-//! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
-//! with them two bytes per position (a value byte, which also holds an open position's
-//! capture-draw flag, and an auxiliary byte, each shared by the phases as documented on
-//! [`Gen`]) and, during step 3, two worklist bits per index (a quarter byte per position);
-//! the tables one capture away are read from memory or block by block from their files (see
-//! [`subs`]). The table handed over takes two bytes per position too when some verdict rests
-//! on the rules (its values and its verdicts, turned from the two state bytes in place):
-//! with the files' compression buffers while they are written, that is the floor of such a
-//! table's peak, and step 3 now stays near it (KRNKR's closure, rule set 1, WDL and DTM:
-//! 120.9 MiB, 2.38 bytes per position, where the writing of KRNKR's files alone takes
-//! 118 MiB; 123.8 MiB, 2.43, with the capture-draw bits apart).
+//! Work is split over index chunks with rayon. Memory: one value byte per position and
+//! one bit (levels from 128 on) in steps 1, 2 and 4 for every table (the compact layout,
+//! see [`compact`]). A table with rule rounds (step 3) turns its value bytes into codes
+//! after round 0 (see [`code`]), writes round 0's levels to a work file (its values when
+//! nothing is ruled; else step 4 computes every level again) and gives an auxiliary byte
+//! (the rounds' flags and propagation steps, then step 4's codes) only to the positions
+//! open after round 0, found by a rank over a bit per position (see [`slots`]); during step
+//! 3, two worklist bits per index. The table handed over keeps its verdicts for those
+//! positions only (every other verdict is the plain one of its value, see
+//! [`SparseVerdicts`]), and the tables one capture away are read from memory or block by
+//! block from their files (see [`subs`]). KRNKR's closure, rule set 1, WDL and DTM: 90.1
+//! MiB at peak, 1.77 bytes per position, in the rule rounds (120.5 MiB, 2.37, when every
+//! position had a second byte); a table whose positions are nearly all open after round
+//! 0 needs up to a byte more per index.
 
 mod bytes;
 pub(super) mod code;
@@ -113,19 +115,22 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
     2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8
 }
 
-/// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
-/// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
-/// byte per position and the rule rounds' two worklist bits per index (and one capture-draw
-/// bit per position when the value byte has no room for it, see [`capdraw_in_value`]);
-/// without, a value byte and one bit per position (the compact layout, see [`compact`]).
+/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
+/// value byte and a high level bit per position (the compact layout, see [`compact`]);
+/// with repetition-rule rounds (rule set 1, both sides attacking) also a bit per position
+/// for those open after round 0, their auxiliary bytes (estimated at half the positions:
+/// KRNKR's are a quarter, a table nearly all drawn has up to all), the rule rounds' two
+/// worklist bits per index and one capture-draw bit per position when the value byte has
+/// no room for it (see [`capdraw_in_value`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
+    let compact = 2 * n.next_multiple_of(8) + bits;
     if !Gen::has_rule_rounds(material, rules) {
-        2 * n.next_multiple_of(8) + bits
+        compact
     } else if capdraw_in_value(material) {
-        4 * n.next_multiple_of(8) + bits
+        compact + n + 2 * bits
     } else {
-        4 * n.next_multiple_of(8) + 2 * bits
+        compact + n + 3 * bits
     }
 }
 
@@ -234,26 +239,25 @@ fn tail_move(p: Piece, a: Square, b: Square) -> bool {
 /// How a decided successor acts on its predecessors.
 #[derive(Copy, Clone)]
 enum Mode {
-    /// Steps 2 and 3: open predecessors hold a counter in the value byte; decisions get
-    /// this round number.
+    /// Step 3's propagation: open predecessors hold a counter in the value byte; decisions
+    /// get a code of this round number, and their step in the auxiliary byte.
     Counting(u8),
     /// Step 2 in the compact layout (see [`compact`]): decisions get their level in the
     /// value byte.
     Compact,
-    /// Step 4: the counter is in the auxiliary byte and the code is kept.
+    /// Step 4 in the compact layout, its markers and counters (see [`dtm`]); the codes of
+    /// the positions open after round 0 are in their auxiliary bytes.
     Dtm,
 }
 
 /// The generation state of one table.
 ///
-/// The wide layout (tables with repetition-rule rounds): per position and side to move, a
-/// value byte (see [`code`]: an open position's counter and, in steps 2 and 3, its
-/// capture-draw flag when [`capdraw_in_value`]) and an auxiliary byte: the distance (level) or propagation step
-/// at which a decided position was decided; 0xFF for open positions during step 2; the rule
-/// flags of open positions during step 3; the counter of open positions during step 4.
-///
-/// The compact layout (tables without): the value byte alone, holding the level of a decided
-/// position, and a bit per position for levels from 128 on (see [`compact`]).
+/// Steps 1, 2 and 4 use the compact layout: the value byte, holding the level of a decided
+/// position or the counter of an open one (with its capture-draw flag in a table with rule
+/// rounds, when [`capdraw_in_value`]), and a bit per position for levels from 128 on (see
+/// [`compact`]). In step 3 the value byte holds a code (see [`code`]), and the positions
+/// open after round 0 have an auxiliary byte (see [`slots`]): the rule flags while open,
+/// the propagation step at which a round decided them; in step 4 their codes.
 pub(super) struct Gen<'a> {
     material: Material,
     index: &'a PlacementIndex,
@@ -436,7 +440,7 @@ impl Gen<'_> {
     }
 
     /// True when a table of `material` under `rules` runs repetition-rule rounds (step 3):
-    /// rule set 1 and both sides attacking. Only those need the wide layout.
+    /// rule set 1 and both sides attacking. Only those need codes and auxiliary bytes.
     fn has_rule_rounds(material: Material, rules: RuleSet) -> bool {
         rules == RuleSet::CheckChase && Gen::both_attack(material)
     }

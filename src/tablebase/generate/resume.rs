@@ -4,9 +4,11 @@
 //! A *safe point* is a moment between two passes, when no thread writes the state: after the
 //! start pass, after each level of the retrograde analysis (step 2) and of the distance to
 //! mate (step 4), at the start of each round of the repetition rules (step 3) and between
-//! steps 3 and 4. The whole state at such a point is a few byte arrays (the value and
-//! auxiliary bytes of both sides to move, the capture-draw bits of a table that keeps them
-//! apart, see [`super::capdraw_in_value`]) and a [`Step`] saying where
+//! steps 3 and 4. The whole state at such a point is a few byte arrays (the value bytes and
+//! high level bits of both sides to move; with rule rounds also the capture-draw bits of a
+//! table that keeps them apart, see [`super::capdraw_in_value`], the bits of the positions
+//! open after round 0 and their auxiliary bytes, whose number the checkpoint gives when it
+//! is restored, see [`State::resize`]) and a [`Step`] saying where
 //! to go on. Every pass is deterministic given that state (results never depend on thread
 //! timing), so a generation resumed from a checkpoint writes the same files as one that never
 //! stopped.
@@ -146,8 +148,9 @@ impl SizedBytes {
 }
 
 /// The generation state at a safe point: a fixed list of byte arrays (bit arrays are seen as
-/// their little-endian 64-bit words). The same list, of the same lengths, is offered for
-/// saving and for restoring.
+/// their little-endian 64-bit words). The same list is offered for saving and for
+/// restoring, of the same lengths but those of the arrays whose length the saved state
+/// decides ([`State::sized_by_checkpoint`]: a restorer sets it with [`State::resize`]).
 pub struct State<'a> {
     arrays: Vec<Array<'a>>,
 }

@@ -209,7 +209,7 @@ impl Gen<'_> {
 
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
     /// smaller tables (steps 2 and 4), from level `from` on (the levels below are done).
-    /// Decided positions carry their level in the auxiliary byte.
+    /// Decided positions carry their level in the value byte (the compact layout).
     pub(super) fn levels(&self, mode: Mode, from: u8, pb: &Phase<'_>) -> Result<(), TbError> {
         let n = self.size();
         let sub_max = self.sub_max();

@@ -280,6 +280,13 @@ impl Gen<'_> {
         for slots in &mut self.aux {
             slots.allocate(&backing, 0xFF)?;
         }
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!(
+                "  open after round 0: {} + {} of {n} per side",
+                self.aux[0].bytes.len(),
+                self.aux[1].bytes.len()
+            );
+        }
         Ok(())
     }
 }
