@@ -541,6 +541,11 @@ pub fn generate_sparse(
         }
     };
     let job = material.to_string();
+    // a file of round 0's levels left by a killed run is garbage
+    let levels_path = LevelsFile::path(material, opts.work_dir);
+    if cycles && levels_path.exists() {
+        let _ = std::fs::remove_file(&levels_path);
+    }
     let resumed = g.resume(opts.notify)?;
     if resumed.is_none() {
         let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
@@ -568,7 +573,7 @@ pub fn generate_sparse(
     if cycles && !ruled {
         let from = resume::rules_from(resumed);
         if from.is_none() {
-            levels = Some(LevelsFile::save(&g, opts.work_dir.unwrap_or(&tmp))?);
+            levels = Some(LevelsFile::save(&g, levels_path.clone())?);
             g.open_rounds()?;
         }
         ruled = cycles::run(&g, opts.progress, from)?;

@@ -11,6 +11,7 @@
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
 use super::{code, compact, Gen};
+use crate::index::Material;
 use crate::tablebase::table::TbError;
 use crate::tablebase::values::{wdl_of, Verdict};
 use crate::tablebase::workfile::{Backing, Buf};
@@ -186,9 +187,21 @@ pub(super) struct LevelsFile {
 }
 
 impl LevelsFile {
-    /// Write the state's value bytes and high bits.
-    pub fn save(g: &Gen<'_>, dir: &Path) -> Result<LevelsFile, TbError> {
-        let path = dir.join(format!("{}.levels.{}.work", g.material, std::process::id()));
+    /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
+    /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
+    /// killed process is removed when the table starts again), else in the system's
+    /// temporary folder with the process id in the name.
+    pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
+        match work_dir {
+            Some(dir) => dir.join(format!("{material}.levels.work")),
+            None => {
+                std::env::temp_dir().join(format!("{material}.levels.{}.work", std::process::id()))
+            }
+        }
+    }
+
+    /// Write the state's value bytes and high bits to `path`.
+    pub fn save(g: &Gen<'_>, path: PathBuf) -> Result<LevelsFile, TbError> {
         let file = LevelsFile { path };
         let io = |e: std::io::Error| TbError::Io {
             path: file.path.display().to_string(),
