@@ -1,7 +1,8 @@
 //! The auxiliary byte of a table with repetition-rule rounds, kept only for the positions
 //! that round 0 leaves open (a quarter of KRNKR's): a bit per index says whether it has a
 //! byte, and the bytes of the open positions follow one another in index order, found by a
-//! rank over the bits (a count per 512 bits and a population count of at most eight words).
+//! rank over the bits (a count per 512 bits, a count within those per 64, and a population
+//! count of one word).
 //!
 //! Every position the rule rounds touch (flags, the propagation step of a position decided
 //! in a round) and every position that step 4 needs a code of beside its level (the
@@ -28,6 +29,8 @@ pub(super) struct Slots {
     pub(super) open: Bits,
     /// Number of set bits before each block of [`BLOCK`] words.
     base: Vec<u64>,
+    /// Number of set bits before each word within its block.
+    within: Vec<u16>,
     /// The bytes, in index order.
     pub(super) bytes: Bytes,
 }
@@ -38,6 +41,7 @@ impl Slots {
         Ok(Slots {
             open: Bits::with(backing, if with_bits { n } else { 0 })?,
             base: Vec::new(),
+            within: Vec::new(),
             bytes: Bytes::new(0, 0),
         })
     }
@@ -46,14 +50,17 @@ impl Slots {
     pub fn index_bits(&mut self) -> usize {
         let words = self.open.words();
         let mut base = Vec::with_capacity(words.div_ceil(BLOCK));
+        let mut within = Vec::with_capacity(words);
         let mut total = 0u64;
         for w in 0..words {
             if w % BLOCK == 0 {
                 base.push(total);
             }
+            within.push((total - base[w / BLOCK]) as u16);
             total += self.open.word(w).count_ones() as u64;
         }
         self.base = base;
+        self.within = within;
         total as usize
     }
 
@@ -68,12 +75,8 @@ impl Slots {
     #[inline(always)]
     pub fn slot(&self, i: usize) -> usize {
         let w = i >> 6;
-        let b = w / BLOCK;
-        let mut r = self.base[b];
-        for k in b * BLOCK..w {
-            r += self.open.word(k).count_ones() as u64;
-        }
-        r as usize + (self.open.word(w) & ((1u64 << (i & 63)) - 1)).count_ones() as usize
+        let r = self.base[w / BLOCK] as usize + self.within[w] as usize;
+        r + (self.open.word(w) & ((1u64 << (i & 63)) - 1)).count_ones() as usize
     }
 
     /// True when index `i` has a byte.
