@@ -270,6 +270,11 @@ impl FileCheckpoint {
             let mut b = [0u8; 8];
             r.read_exact(&mut b).map_err(|e| e.to_string())?;
             let len = u64::from_le_bytes(b);
+            if len != state.len(k) as u64 && state.sized_by_checkpoint(k) {
+                // an array whose length the saved state decides (the rule rounds' slots)
+                let len = usize::try_from(len).map_err(|e| e.to_string())?;
+                state.resize(k, len).map_err(|e| e.to_string())?;
+            }
             if len != state.len(k) as u64 {
                 return Err(format!(
                     "array {k} has {len} bytes, expected {}",

@@ -7,6 +7,7 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
+use super::generate::SparseVerdicts;
 pub use super::header::{
     Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
 };
@@ -100,7 +101,12 @@ pub(super) fn corrupt(path: &Path, reason: impl Into<String>) -> FileError {
 
 /// The byte written for each position of `range` of the concatenation (Red to move, then
 /// Black to move). Values that do not matter repeat the previous byte.
-fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec<u8> {
+fn encode_range(
+    t: &Table,
+    sparse: Option<&SparseVerdicts>,
+    metric: Metric,
+    range: std::ops::Range<usize>,
+) -> Vec<u8> {
     let n = t.values[0].len();
     let at = |arr: &[Buf; 2], k: usize| if k < n { arr[0][k] } else { arr[1][k - n] };
     let mut out = Vec::with_capacity(range.len());
@@ -111,7 +117,12 @@ fn encode_range(t: &Table, metric: Metric, range: std::ops::Range<usize>) -> Vec
             Metric::Wdl => match (&t.verdicts, wdl_of(v)) {
                 (_, None) => prev,
                 (Some(verdicts), Some(_)) => at(verdicts, k),
-                (None, Some(w)) => Verdict::plain(w).encode(),
+                (None, Some(w)) => {
+                    let (s, i) = if k < n { (0, k) } else { (1, k - n) };
+                    sparse
+                        .and_then(|sp| sp.get(s, i))
+                        .unwrap_or_else(|| Verdict::plain(w).encode())
+                }
             },
             Metric::Dtm => {
                 if v <= MAX_DTM {
@@ -277,7 +288,7 @@ pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
     let mut written = Written::default();
     let mut pending = Vec::new();
     for metric in [Metric::Wdl, Metric::Dtm] {
-        if let Err(e) = write_file(dir, table, metric, &mut written, &mut pending) {
+        if let Err(e) = write_file(dir, table, None, metric, &mut written, &mut pending) {
             discard(&pending);
             return Err(e);
         }
@@ -312,11 +323,31 @@ fn commit_pending(dir: &Path, mut pending: Vec<super::commit::Pending>) -> Resul
 /// dropped once the WDL file is written, before the DTM file is compressed (the peak
 /// memory of a big table's write is then its DTM bytes and one file's blocks).
 pub fn write_files_shedding(dir: &Path, table: &mut Table) -> Result<Written, FileError> {
+    write_files_sparse(dir, table, None)
+}
+
+/// [`write_files_shedding`] for a table whose verdicts come apart, kept for the positions
+/// open after round 0 ([`SparseVerdicts`], from
+/// [`crate::tablebase::generate::generate_sparse`]; the table's own `verdicts` None): they
+/// are dropped once the WDL file is written.
+pub fn write_files_sparse(
+    dir: &Path,
+    table: &mut Table,
+    sparse: Option<SparseVerdicts>,
+) -> Result<Written, FileError> {
     let mut written = Written::default();
     let mut pending = Vec::new();
-    write_file(dir, table, Metric::Wdl, &mut written, &mut pending)?;
+    write_file(
+        dir,
+        table,
+        sparse.as_ref(),
+        Metric::Wdl,
+        &mut written,
+        &mut pending,
+    )?;
     table.verdicts = None;
-    if let Err(e) = write_file(dir, table, Metric::Dtm, &mut written, &mut pending) {
+    drop(sparse);
+    if let Err(e) = write_file(dir, table, None, Metric::Dtm, &mut written, &mut pending) {
         discard(&pending);
         return Err(e);
     }
@@ -334,7 +365,7 @@ pub fn write_dtc_file(dir: &Path, table: &Table, written: &mut Written) -> Resul
         ));
     }
     let mut pending = Vec::new();
-    write_file(dir, table, Metric::Dtc, written, &mut pending)?;
+    write_file(dir, table, None, Metric::Dtc, written, &mut pending)?;
     commit_pending(dir, pending)
 }
 
@@ -343,6 +374,7 @@ pub fn write_dtc_file(dir: &Path, table: &Table, written: &mut Written) -> Resul
 fn write_file(
     dir: &Path,
     table: &Table,
+    sparse: Option<&SparseVerdicts>,
     metric: Metric,
     written: &mut Written,
     pending: &mut Vec<super::commit::Pending>,
@@ -368,7 +400,7 @@ fn write_file(
         positions: values[0].len() as u64,
         counts: super::values::outcome_counts(values),
         max_dtm,
-        bytes: &|range| encode_range(table, metric, range),
+        bytes: &|range| encode_range(table, sparse, metric, range),
     };
     write_content(dir, &content, written, pending)
 }

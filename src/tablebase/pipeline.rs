@@ -2,7 +2,7 @@
 //! then save with checksums and a summary per table.
 
 use super::file::{table_path, Metric, TableFile, Written};
-use super::generate::{generate, generate_from, GenOptions, SubTables};
+use super::generate::{generate, generate_sparse, GenOptions, SubTables};
 use super::table::{table_material, Table, TableSet, TbError};
 use super::values::ILLEGAL;
 use super::workfile::Buf;
@@ -382,19 +382,21 @@ pub fn generate_in_order_with(
         }
         // the tables one capture away are read from their files, block by block
         let start = Instant::now();
-        let mut table = generate_from(*m, SubTables::Files(dir), opts)?;
+        // the verdicts apart, kept for the positions open after round 0 only
+        let (mut table, sparse) = generate_sparse(*m, SubTables::Files(dir), opts)?;
         let seconds = start.elapsed().as_secs_f64();
         let gen_peak = peak_rss();
-        let written = super::file::write_files_shedding(dir, &mut table).map_err(|e| match e {
-            super::file::FileError::Io { path, source } => TbError::Io {
-                path: format!("writing table {m}: {path}"),
-                source,
-            },
-            other => TbError::Corrupt {
-                path: format!("writing table {m}"),
-                reason: other.to_string(),
-            },
-        })?;
+        let written =
+            super::file::write_files_sparse(dir, &mut table, sparse).map_err(|e| match e {
+                super::file::FileError::Io { path, source } => TbError::Io {
+                    path: format!("writing table {m}: {path}"),
+                    source,
+                },
+                other => TbError::Corrupt {
+                    path: format!("writing table {m}"),
+                    reason: other.to_string(),
+                },
+            })?;
         if let Some(ck) = opts.checkpoint {
             ck.finished(&super::generate::Meta {
                 material: *m,

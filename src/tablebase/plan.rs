@@ -145,9 +145,12 @@ impl Params {
         // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 120.1 MiB (2.05; 123.9 MiB, 2.12, before the
-        // capture-draw flag moved into the value byte; writing its files alone takes
-        // 118 MiB: the values and verdicts handed over, two bytes per position).
-        bytes_per_position: [1.0, 2.05],
+        // capture-draw flag moved into the value byte; writing its files alone took
+        // 118 MiB: the values and verdicts handed over, two bytes per position). With the
+        // auxiliary byte for the positions open after round 0 only (2026-11-27): the KRNKR
+        // closure 90.1 MiB (1.45 besides the base), the KRABKRA closure 160.3 MiB (1.5
+        // besides the base and the full sub-table cache; 42 % of its positions open).
+        bytes_per_position: [1.0, 1.5],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone

@@ -258,6 +258,12 @@ impl Bits {
         self.w.words
     }
 
+    /// Word `w` (bits `64 w .. 64 w + 64`; a word past the end reads 0).
+    #[inline(always)]
+    pub fn word(&self, w: usize) -> u64 {
+        self.w.atoms().get(w).map_or(0, |x| x.load(Relaxed))
+    }
+
     /// Take word `w` (its bits are cleared).
     #[inline(always)]
     pub fn take(&self, w: usize) -> u64 {

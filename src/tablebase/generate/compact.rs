@@ -1,9 +1,10 @@
-//! The compact layout of the generation state, for tables without repetition-rule rounds
-//! (rule set 0, or one side without a rook, horse, cannon or pawn): one value byte per
-//! position and side to move and no auxiliary byte. Such a table is decided by the plain
-//! retrograde analysis alone (step 2), where every decision has rule round 0, so the value
-//! byte of a decided position need not hold a code: it holds the position's level (its
-//! distance to mate), whose parity is its outcome (even: lost).
+//! The compact layout of the generation state: one value byte per position and side to
+//! move. A table without repetition-rule rounds (rule set 0, or one side without a rook,
+//! horse, cannon or pawn) is decided by the plain retrograde analysis alone (step 2), where
+//! every decision has rule round 0, so the value byte of a decided position need not hold a
+//! code: it holds the position's level (its distance to mate), whose parity is its outcome
+//! (even: lost). A table with rule rounds runs its round 0 and its step 4 in this layout too
+//! (see [`super::dtm`] for the markers of step 4); in step 3 its value bytes hold codes.
 //!
 //! The value byte in this layout:
 //!
@@ -11,13 +12,15 @@
 //!   [`Gen::high`] is set (levels 128 up to [`crate::tablebase::values::MAX_DTM`]);
 //! * [`ILLEGAL`] (`0x80`): an illegal placement;
 //! * `0x81..=0xFF`: open; the low seven bits count the successors not yet known to win for
-//!   the opponent (at least 1: a position whose count reaches 0 is decided).
+//!   the opponent (at least 1: a position whose count reaches 0 is decided), or the low six
+//!   with the capture-draw flag above them ([`code::CAPDRAW`], a table with rule rounds
+//!   that keeps it in the value byte).
 //!
 //! A level's scan looks for the bytes equal to `level & 0x7F` (for levels from 128 on, only
 //! those with the high bit), exactly the positions the auxiliary byte of the wide layout
 //! would show at that level: the levels, the order of decisions and so the values are those
-//! of the wide layout. Memory: one byte per position, and one bit (only touched for levels
-//! from 128 on) instead of the wide layout's two bytes.
+//! of the wide layout (a level byte beside each code, as the generator kept it before).
+//! Memory: one byte per position, and one bit (only touched for levels from 128 on).
 
 use super::bytes::{Bits, Bytes};
 use super::{code, Gen};
@@ -52,8 +55,8 @@ pub(super) fn level_code(level: u8) -> u8 {
 }
 
 impl Gen<'_> {
-    /// The high bits of the compact layout (a table in the wide layout has none: a bug).
-    fn high_bits(&self) -> &[Bits; 2] {
+    /// The high bits of the compact layout (the DTC pass's state has none: a bug).
+    pub(super) fn high_bits(&self) -> &[Bits; 2] {
         match &self.high {
             Some(h) => h,
             None => unreachable!("the compact layout's functions run only on a compact state"),
@@ -89,11 +92,13 @@ impl Gen<'_> {
         let decided = if child_loss {
             val.update(q, |b| (b > ILLEGAL).then_some(byte)).is_ok()
         } else {
+            // (a table with rule rounds may keep its capture-draw flag above the counter)
+            let mask = self.counter_mask();
             let r = val.update(q, |b| {
-                (b > ILLEGAL).then_some(if b == ILLEGAL + 1 { byte } else { b - 1 })
+                (b > ILLEGAL).then_some(if b & mask == 1 { byte } else { b - 1 })
             });
-            // only the thread that takes the last successor sees 0x81
-            r == Ok(ILLEGAL + 1)
+            // only the thread that takes the last successor sees a count of 1
+            matches!(r, Ok(b) if b & mask == 1)
         };
         if decided {
             if stamp >= 128 {
@@ -140,7 +145,9 @@ mod tests {
     use super::*;
     use crate::board::rules::RuleSet;
     use crate::index::{Material, PlacementIndex};
+    use crate::tablebase::generate::slots::Slots;
     use crate::tablebase::values::{DRAW, ILLEGAL as ILLEGAL_VALUE};
+    use crate::tablebase::workfile::Backing;
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::sync::Mutex;
 
@@ -150,8 +157,12 @@ mod tests {
             material: "KRK".parse::<Material>().expect("a material"),
             index,
             val: [Bytes::new(n, ILLEGAL), Bytes::new(n, ILLEGAL)],
-            aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            aux: [
+                Slots::empty(&Backing::Heap, n, false).expect("heap"),
+                Slots::empty(&Backing::Heap, n, false).expect("heap"),
+            ],
             high: Some([Bits::new(n), Bits::new(n)]),
+            rule_rounds: false,
             capdraw: None,
             subs: Vec::new(),
             rules: RuleSet::CyclesDraw,

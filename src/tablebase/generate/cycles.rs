@@ -97,8 +97,7 @@ const CW: u8 = 16;
 const CL: u8 = 32;
 const ZW: u8 = 64;
 const ZL: u8 = 128;
-/// The low and the high bit of every byte of a word.
-const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of every byte of a word.
 const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
 const _: () = assert!(
     code::OPEN == 0x80,
@@ -185,12 +184,29 @@ impl Gen<'_> {
     /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
     /// index `8w + b` is open with a flag of `want` for either side to move.
     fn busy_bytes(&self, w: usize, want: u8) -> u64 {
+        let n = self.size();
         let mut busy = 0;
         for s in 0..2 {
-            let flags = self.aux[s].word(w) & (LOW_BYTES * want as u64);
-            // the high bit of each nonzero byte
-            let nonzero = (((flags & !HIGH_BYTES) + !HIGH_BYTES) | flags) & HIGH_BYTES;
-            busy |= self.val[s].word(w) & HIGH_BYTES & nonzero;
+            let mut open = self.val[s].word(w) & HIGH_BYTES;
+            if open == 0 {
+                continue;
+            }
+            // an open position was open after round 0: it has a slot; the slots of the
+            // word's indices follow the first one's
+            let slots = &self.aux[s];
+            let here = (slots.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
+            let first = slots.slot(w * 8);
+            while open != 0 {
+                let b = open.trailing_zeros() / 8;
+                open &= open - 1;
+                if w * 8 + b as usize >= n {
+                    break;
+                }
+                let k = first + (here & ((1 << b) - 1)).count_ones() as usize;
+                if slots.bytes.get(k) & want != 0 {
+                    busy |= 0x80 << (8 * b);
+                }
+            }
         }
         busy
     }
@@ -446,8 +462,20 @@ mod tests {
     use crate::board::rules::RuleSet;
     use crate::index::{Material, PlacementIndex};
     use crate::tablebase::generate::bytes::Bytes;
+    use crate::tablebase::generate::slots::Slots;
+    use crate::tablebase::workfile::Backing;
     use std::sync::atomic::AtomicU64;
     use std::sync::Mutex;
+
+    /// A slot for every index.
+    fn full(n: usize) -> Slots {
+        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        for i in 0..n {
+            s.open.set(i);
+        }
+        s.allocate(&Backing::Heap, 0xFF).expect("heap");
+        s
+    }
 
     fn wide_gen(index: &PlacementIndex, capdraw: Option<[Bits; 2]>) -> Gen<'_> {
         let n = index.size() as usize;
@@ -455,8 +483,9 @@ mod tests {
             material: "KRKN".parse::<Material>().expect("a material"),
             index,
             val: [Bytes::new(n, code::ILLEGAL), Bytes::new(n, code::ILLEGAL)],
-            aux: [Bytes::new(n, 0xFF), Bytes::new(n, 0xFF)],
-            high: None,
+            aux: [full(n), full(n)],
+            high: Some([Bits::new(n), Bits::new(n)]),
+            rule_rounds: true,
             capdraw,
             subs: Vec::new(),
             rules: RuleSet::CheckChase,

@@ -38,6 +38,7 @@
 
 use super::bytes::{Bits, Bytes};
 use super::dtc_rounds::RuleRounds;
+use super::slots::Slots;
 use super::{subs_of, Gen, SubTables, CHUNK};
 use crate::board::rules::RuleSet;
 use crate::board::{Color, Position};
@@ -321,8 +322,12 @@ fn run<'a>(
             ck: None,
             index,
             val: [Bytes::new(0, 0), Bytes::new(0, 0)],
-            aux: [Bytes::new(0, 0), Bytes::new(0, 0)],
+            aux: [
+                Slots::empty(backing, 0, false)?,
+                Slots::empty(backing, 0, false)?,
+            ],
             high: None,
+            rule_rounds: false,
             capdraw: None,
             subs: subs_of(material, subs, rules)?,
             assigned: AtomicU64::new(0),

@@ -16,36 +16,64 @@
 //! for it; it must reproduce the wins and losses of step 3 exactly (checked: a disagreement
 //! is an internal error, not a table).
 
-use super::{asymmetry_of, code, Gen, Mode, CHUNK};
+//!
+//! Memory: the compact layout of step 2 (see [`super::compact`]) holds the levels and the
+//! counters; a position decided by the rule rounds keeps its code in its auxiliary byte
+//! (it was open after round 0, see [`super::slots`]), every other position is plain.
+
+use super::{asymmetry_of, code, compact, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
 use rayon::prelude::*;
 
-/// The auxiliary byte of an undecided won position in step 4 (see [`Gen::dtm_init_chunk`]).
-const WIN_COUNTER: u8 = 0xFE;
+/// The value byte of an undecided won position in step 4: a win waits for its first lost
+/// successor and keeps no count.
+pub(super) const WIN: u8 = 0xFF;
+/// The value byte of a drawn position in step 4 (never decided).
+pub(super) const DRAW: u8 = 0xFE;
+/// Counters of undecided lost positions run from 1 to this.
+const MAX_COUNT: usize = (DRAW - compact::ILLEGAL - 1) as usize;
 
 impl Gen<'_> {
-    /// Counters of the restricted game for the indices `start..end`.
+    /// The code of position `i` of side `s` at the start of step 4: in its slot when it was
+    /// open after round 0, else its value byte, a plain code or (when the start pass has
+    /// turned it already) its step-4 byte.
+    #[inline]
+    fn start_code(&self, s: usize, i: usize) -> u8 {
+        let slots = &self.aux[s];
+        if slots.has(i) {
+            return slots.get(i);
+        }
+        match self.val[s].get(i) {
+            WIN => code::make(0, code::WIN),
+            b if b == compact::ILLEGAL => code::ILLEGAL,
+            b if b > compact::ILLEGAL => code::make(0, code::LOSS),
+            // a level 0 (a loss) or a code
+            b => b,
+        }
+    }
+
+    /// The step-4 bytes (levels, markers and counters of the restricted game) for the
+    /// indices `start..end`, from the codes.
     fn dtm_init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
         for i in start..end {
-            // wins and undecided positions first: they need no successors
+            let codes = [0, 1].map(|s| self.start_code(s, i));
+            // wins, draws and illegal placements first: they need no successors
             let mut losses = false;
             for side in Color::ALL {
-                let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
-                let c = val.get(i) & 0x7F;
+                let c = codes[side.index()];
+                let val = &self.val[side.index()];
                 if code::is_win(c) {
-                    // A win is decided by its first lost successor: it needs no count of its
-                    // successors (step 4 never counts a win down). The marker is above every
-                    // level, so a scan never mistakes it for one.
-                    aux.set(i, WIN_COUNTER);
-                    val.set(i, c | code::OPEN);
+                    val.set(i, WIN);
                 } else if code::is_loss(c) {
                     losses = true;
+                } else if c == code::ILLEGAL {
+                    val.set(i, compact::ILLEGAL);
                 } else {
-                    aux.set(i, 0xFF);
+                    val.set(i, DRAW);
                 }
             }
             if !losses {
@@ -56,11 +84,11 @@ impl Gen<'_> {
                 continue;
             }
             for side in Color::ALL {
-                let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
-                let c = val.get(i);
-                if c & code::OPEN != 0 || !code::is_loss(c) {
+                let c = codes[side.index()];
+                if !code::is_loss(c) {
                     continue;
                 }
+                let val = &self.val[side.index()];
                 let Ok(pos) = Position::from_pieces(&pieces, side) else {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
@@ -73,7 +101,7 @@ impl Gen<'_> {
                     let moves = pos.legal_moves();
                     // the child of a quiet move is ranked with the mover moved in place
                     let mut list = pieces.clone();
-                    let child_vals = &self.val[(!side).index()];
+                    let other = (!side).index();
                     self.distinct_children(&pos, &moves, |m, captured| {
                         if captured.is_some() {
                             return true;
@@ -85,18 +113,44 @@ impl Gen<'_> {
                         let j = self.index.rank_pieces(&list).ok();
                         list[k].1 = m.from();
                         j.is_some_and(|j| {
-                            let cc = child_vals.get(j as usize) & 0x7F;
+                            let cc = self.start_code(other, j as usize);
                             code::is_win(cc) && code::order(cc) < order
                         })
                     })
                 };
                 if n == 0 {
-                    // mated, or ruled with nothing but violating moves
-                    aux.set(i, 0);
+                    // mated, or ruled with nothing but violating moves: level 0
+                    val.set(i, compact::level_byte(0));
+                } else if n > MAX_COUNT {
+                    self.fail(format!(
+                        "{} has {n} successors, more than step 4 counts",
+                        pos.to_fen()
+                    ));
                 } else {
-                    aux.set(i, n as u8);
-                    val.set(i, c | code::OPEN);
+                    val.set(i, compact::ILLEGAL + n as u8);
                 }
+            }
+        }
+    }
+
+    /// Before step 4: the codes of the positions open after round 0 (the rule rounds'
+    /// flags are done) into their slots.
+    fn codes_to_slots(&self) {
+        let n = self.size();
+        for s in 0..2 {
+            let (val, slots) = (&self.val[s], &self.aux[s]);
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut k = slots.slot(start);
+                slots.each(start, end, |i, _| {
+                    slots.bytes.set(k, val.get(i));
+                    k += 1;
+                });
+            });
+            // the high bits count step 4's levels from zero
+            let high = &self.high_bits()[s];
+            for w in 0..high.words() {
+                high.take(w);
             }
         }
     }
@@ -109,6 +163,9 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
     let job = g.material.to_string();
     if from.is_none() {
         let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
+        g.codes_to_slots();
+        // the start codes of a chunk's positions are read before they are turned; a
+        // ruled position's successors may lie in chunks already turned (see start_code)
         (0..g.chunks()).into_par_iter().for_each(|c| {
             g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
             pb.inc(1);
@@ -125,9 +182,10 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
     pb.end();
     for side in Color::ALL {
         let val = &g.val[side.index()];
-        let stuck = (0..n)
-            .into_par_iter()
-            .find_any(|&i| val.get(i) & code::OPEN != 0);
+        let stuck = (0..n).into_par_iter().find_any(|&i| {
+            let b = val.get(i);
+            b > compact::ILLEGAL && b != DRAW
+        });
         if let Some(i) = stuck {
             let fen = g
                 .position(i, side)

@@ -25,18 +25,20 @@
 //!    are forbidden. It must reproduce the WDL of step 3 exactly.
 //! 5. Whatever is undecided cannot be forced either way: a draw.
 //!
-//! Work is split over index chunks with rayon. Memory: a table without repetition-rule rounds
-//! (step 3) one byte and one bit per position (the compact layout, see [`compact`]); a table
-//! with them two bytes per position (a value byte, which also holds an open position's
-//! capture-draw flag, and an auxiliary byte, each shared by the phases as documented on
-//! [`Gen`]) and, during step 3, two worklist bits per index (a quarter byte per position);
-//! the tables one capture away are read from memory or block by block from their files (see
-//! [`subs`]). The table handed over takes two bytes per position too when some verdict rests
-//! on the rules (its values and its verdicts, turned from the two state bytes in place):
-//! with the files' compression buffers while they are written, that is the floor of such a
-//! table's peak, and step 3 now stays near it (KRNKR's closure, rule set 1, WDL and DTM:
-//! 120.9 MiB, 2.38 bytes per position, where the writing of KRNKR's files alone takes
-//! 118 MiB; 123.8 MiB, 2.43, with the capture-draw bits apart).
+//! Work is split over index chunks with rayon. Memory: one value byte per position and
+//! one bit (levels from 128 on) in steps 1, 2 and 4 for every table (the compact layout,
+//! see [`compact`]). A table with rule rounds (step 3) turns its value bytes into codes
+//! after round 0 (see [`code`]), writes round 0's levels to a work file (its values when
+//! nothing is ruled; else step 4 computes every level again) and gives an auxiliary byte
+//! (the rounds' flags and propagation steps, then step 4's codes) only to the positions
+//! open after round 0, found by a rank over a bit per position (see [`slots`]); during step
+//! 3, two worklist bits per index. The table handed over keeps its verdicts for those
+//! positions only (every other verdict is the plain one of its value, see
+//! [`SparseVerdicts`]), and the tables one capture away are read from memory or block by
+//! block from their files (see [`subs`]). KRNKR's closure, rule set 1, WDL and DTM: 90.1
+//! MiB at peak, 1.77 bytes per position, in the rule rounds (120.5 MiB, 2.37, when every
+//! position had a second byte); a table whose positions are nearly all open after round
+//! 0 needs up to a byte more per index.
 
 mod bytes;
 pub(super) mod code;
@@ -49,13 +51,14 @@ mod heap;
 mod params;
 mod resume;
 mod retro;
+mod slots;
 mod subs;
 
 pub use dtc::{generate_dtc, generate_dtc_bytes, InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
 pub use dtc_rounds::RuleRounds;
 
 use super::table::{Table, TableSet, TbError};
-use super::values::{Ruling, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
+use super::values::{Ruling, Verdict, Wdl, MAX_DTM};
 use super::workfile::{Backing, Buf};
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
@@ -65,6 +68,8 @@ use crate::progress::{Phase, Progress, Silent};
 use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
 use rayon::prelude::*;
+pub use slots::SparseVerdicts;
+use slots::{LevelsFile, Slots};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -110,19 +115,22 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
     2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8
 }
 
-/// Bytes of generation state of a table of `material` (index size `n`) under `rules`:
-/// with repetition-rule rounds (rule set 1, both sides attacking) a value and an auxiliary
-/// byte per position and the rule rounds' two worklist bits per index (and one capture-draw
-/// bit per position when the value byte has no room for it, see [`capdraw_in_value`]);
-/// without, a value byte and one bit per position (the compact layout, see [`compact`]).
+/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
+/// value byte and a high level bit per position (the compact layout, see [`compact`]);
+/// with repetition-rule rounds (rule set 1, both sides attacking) also a bit per position
+/// for those open after round 0, their auxiliary bytes (estimated at half the positions:
+/// KRNKR's are a quarter, a table nearly all drawn has up to all), the rule rounds' two
+/// worklist bits per index and one capture-draw bit per position when the value byte has
+/// no room for it (see [`capdraw_in_value`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
+    let compact = 2 * n.next_multiple_of(8) + bits;
     if !Gen::has_rule_rounds(material, rules) {
-        2 * n.next_multiple_of(8) + bits
+        compact
     } else if capdraw_in_value(material) {
-        4 * n.next_multiple_of(8) + bits
+        compact + n + 2 * bits
     } else {
-        4 * n.next_multiple_of(8) + 2 * bits
+        compact + n + 3 * bits
     }
 }
 
@@ -231,34 +239,36 @@ fn tail_move(p: Piece, a: Square, b: Square) -> bool {
 /// How a decided successor acts on its predecessors.
 #[derive(Copy, Clone)]
 enum Mode {
-    /// Steps 2 and 3: open predecessors hold a counter in the value byte; decisions get
-    /// this round number.
+    /// Step 3's propagation: open predecessors hold a counter in the value byte; decisions
+    /// get a code of this round number, and their step in the auxiliary byte.
     Counting(u8),
     /// Step 2 in the compact layout (see [`compact`]): decisions get their level in the
     /// value byte.
     Compact,
-    /// Step 4: the counter is in the auxiliary byte and the code is kept.
+    /// Step 4 in the compact layout, its markers and counters (see [`dtm`]); the codes of
+    /// the positions open after round 0 are in their auxiliary bytes.
     Dtm,
 }
 
 /// The generation state of one table.
 ///
-/// The wide layout (tables with repetition-rule rounds): per position and side to move, a
-/// value byte (see [`code`]: an open position's counter and, in steps 2 and 3, its
-/// capture-draw flag when [`capdraw_in_value`]) and an auxiliary byte: the distance (level) or propagation step
-/// at which a decided position was decided; 0xFF for open positions during step 2; the rule
-/// flags of open positions during step 3; the counter of open positions during step 4.
-///
-/// The compact layout (tables without): the value byte alone, holding the level of a decided
-/// position, and a bit per position for levels from 128 on (see [`compact`]).
+/// Steps 1, 2 and 4 use the compact layout: the value byte, holding the level of a decided
+/// position or the counter of an open one (with its capture-draw flag in a table with rule
+/// rounds, when [`capdraw_in_value`]), and a bit per position for levels from 128 on (see
+/// [`compact`]). In step 3 the value byte holds a code (see [`code`]), and the positions
+/// open after round 0 have an auxiliary byte (see [`slots`]): the rule flags while open,
+/// the propagation step at which a round decided them; in step 4 their codes.
 pub(super) struct Gen<'a> {
     material: Material,
     index: &'a PlacementIndex,
     val: [Bytes; 2],
-    /// Empty in the compact layout.
-    aux: [Bytes; 2],
-    /// The compact layout's high level bits (None: the wide layout).
+    /// A table with rule rounds: the auxiliary bytes of the positions open after round 0
+    /// (empty before; see [`slots`]). Empty without rule rounds.
+    aux: [Slots; 2],
+    /// The compact layout's high level bits (None: the DTC pass's state, which has no levels).
     high: Option<[Bits; 2]>,
+    /// True when the table runs repetition-rule rounds (step 3).
+    rule_rounds: bool,
     /// Under rule set 1 with rule rounds, when the value byte has no room for the flag
     /// (see [`capdraw_in_value`]): positions with a capture into a drawn position.
     capdraw: Option<[Bits; 2]>,
@@ -379,20 +389,16 @@ impl Gen<'_> {
                     self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
-                // under the rules (the wide layout) the move list serves the capture-draw
-                // test too
-                let moves = self.high.is_none().then(|| pos.legal_moves());
+                // under the rules the move list serves the capture-draw test too
+                let moves = self.rule_rounds.then(|| pos.legal_moves());
                 let n = match &moves {
                     Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
                     Some(moves) => moves.len(),
                     None => self.count_children(&pos, asym),
                 };
                 if n == 0 {
-                    // lost at level 0: the same byte in both layouts
-                    self.val[s].set(i, code::make(0, code::LOSS));
-                    if self.high.is_none() {
-                        self.aux[s].set(i, 0);
-                    }
+                    // lost at level 0
+                    self.val[s].set(i, compact::level_byte(0));
                     continue;
                 }
                 if n > self.counter_mask() as usize {
@@ -416,28 +422,25 @@ impl Gen<'_> {
         }
     }
 
-    /// The counter bits of an open position's value byte: six ([`code::COUNTER`]) in the
-    /// wide layout with the capture-draw flag in the value byte (no capture-draw bit
-    /// arrays), else seven.
+    /// The counter bits of an open position's value byte: six ([`code::COUNTER`]) in a
+    /// table with rule rounds and the capture-draw flag in the value byte (no capture-draw
+    /// bit arrays), else seven.
     #[inline(always)]
     fn counter_mask(&self) -> u8 {
-        if self.high.is_none() && self.capdraw.is_none() {
+        if self.rule_rounds && self.capdraw.is_none() {
             code::COUNTER
         } else {
             0x7F
         }
     }
 
-    /// The value byte of an illegal placement in this state's layout.
+    /// The value byte of an illegal placement in steps 1 and 2.
     fn illegal_byte(&self) -> u8 {
-        match self.high {
-            Some(_) => compact::ILLEGAL,
-            None => code::ILLEGAL,
-        }
+        compact::ILLEGAL
     }
 
     /// True when a table of `material` under `rules` runs repetition-rule rounds (step 3):
-    /// rule set 1 and both sides attacking. Only those need the wide layout.
+    /// rule set 1 and both sides attacking. Only those need codes and auxiliary bytes.
     fn has_rule_rounds(material: Material, rules: RuleSet) -> bool {
         rules == RuleSet::CheckChase && Gen::both_attack(material)
     }
@@ -470,6 +473,19 @@ pub fn generate_from(
     subs: SubTables<'_>,
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
+    let (mut table, verdicts) = generate_sparse(material, subs, opts)?;
+    table.verdicts = verdicts.map(|v| v.dense(&table.values));
+    Ok(table)
+}
+
+/// [`generate_from`] with the verdicts apart, kept only for the positions open after round 0
+/// (every other verdict is the plain one of its value): the table's `verdicts` are None.
+/// What `gen` writes its files from (see [`crate::tablebase::file::write_files_sparse`]).
+pub fn generate_sparse(
+    material: Material,
+    subs: SubTables<'_>,
+    opts: GenOptions<'_>,
+) -> Result<(Table, Option<SparseVerdicts>), TbError> {
     heap::settle_heap();
     let index = PlacementIndex::new(material)?;
     let n = index.size() as usize;
@@ -490,20 +506,17 @@ pub fn generate_from(
         ));
     }
     let bytes = |fill| Bytes::with(&backing, n, fill);
-    let (val, aux, high) = if cycles {
-        let val = [bytes(code::ILLEGAL)?, bytes(code::ILLEGAL)?];
-        (val, [bytes(0xFF)?, bytes(0xFF)?], None)
-    } else {
-        let val = [bytes(compact::ILLEGAL)?, bytes(compact::ILLEGAL)?];
-        let high = [Bits::with(&backing, n)?, Bits::with(&backing, n)?];
-        (val, [Bytes::new(0, 0), Bytes::new(0, 0)], Some(high))
-    };
-    let g = Gen {
+    // steps 1 and 2 in the compact layout for every table (see [`compact`])
+    let val = [bytes(compact::ILLEGAL)?, bytes(compact::ILLEGAL)?];
+    let high = [Bits::with(&backing, n)?, Bits::with(&backing, n)?];
+    let slots = || Slots::empty(&backing, n, cycles);
+    let mut g = Gen {
         material,
         index: &index,
         val,
-        aux,
-        high,
+        aux: [slots()?, slots()?],
+        high: Some(high),
+        rule_rounds: cycles,
         // the capture-draw flags: in the value bytes when the counters leave room
         capdraw: match cycles && !capdraw_in_value(material) {
             true => Some([Bits::with(&backing, n)?, Bits::with(&backing, n)?]),
@@ -528,6 +541,11 @@ pub fn generate_from(
         }
     };
     let job = material.to_string();
+    // a file of round 0's levels left by a killed run is garbage
+    let levels_path = LevelsFile::path(material, opts.work_dir);
+    if cycles && levels_path.exists() {
+        let _ = std::fs::remove_file(&levels_path);
+    }
     let resumed = g.resume(opts.notify)?;
     if resumed.is_none() {
         let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
@@ -543,37 +561,55 @@ pub fn generate_from(
     if let Some(from) = resume::levels_from(resumed) {
         let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
         lap("start");
-        let mode = match g.high {
-            Some(_) => Mode::Compact,
-            None => Mode::Counting(0),
-        };
-        g.levels(mode, from, &pb)?;
+        g.levels(Mode::Compact, from, &pb)?;
         pb.end();
         lap("round 0");
     }
 
     let mut ruled = matches!(resumed, Some(Step::RulesDone | Step::Dtm { .. }));
+    // round 0's levels, kept in a work file through the rule rounds: the table's values
+    // when no position is ruled (else step 4 computes them all again)
+    let mut levels: Option<LevelsFile> = None;
     if cycles && !ruled {
-        ruled = cycles::run(&g, opts.progress, resume::rules_from(resumed))?;
+        let from = resume::rules_from(resumed);
+        if from.is_none() {
+            levels = Some(LevelsFile::save(&g, levels_path.clone())?);
+            g.open_rounds()?;
+        }
+        ruled = cycles::run(&g, opts.progress, from)?;
         lap("rules");
         if ruled {
+            drop(levels.take());
             g.safe_point(Step::RulesDone)?;
+        }
+    }
+    if cycles && !ruled {
+        match &levels {
+            // back to round 0's levels
+            Some(file) => file.restore(&g)?,
+            // resumed in the rule rounds, where round 0's levels are not kept: step 4
+            // (the plain analysis, nothing being ruled) computes them again
+            None => ruled = true,
         }
     }
     if ruled {
         dtm::run(&g, opts.progress, resume::dtm_from(resumed))?;
         lap("dtm");
     }
+    drop(levels);
     let material = g.material;
-    let (values, verdicts) = finish(g);
-    Ok(Table {
-        material,
-        index,
-        values,
-        rules: opts.rules,
+    let (values, verdicts) = finish(g, ruled);
+    Ok((
+        Table {
+            material,
+            index,
+            values,
+            rules: opts.rules,
+            verdicts: None,
+            dtc: None,
+        },
         verdicts,
-        dtc: None,
-    })
+    ))
 }
 
 /// CPU time (user and system) of this process so far, for the phase timings that
@@ -589,42 +625,32 @@ pub(super) fn cpu_seconds() -> f64 {
     t(ru.ru_utime) + t(ru.ru_stime)
 }
 
-/// The generation state as DTM values and, when some verdict rests on the rules, verdicts.
-#[allow(clippy::type_complexity)]
-fn finish(g: Gen<'_>) -> ([Buf; 2], Option<[Buf; 2]>) {
-    let Gen { val, aux, high, .. } = g;
-    if let Some(high) = high {
-        // every verdict is the plain one of its value
-        return (compact::finish_compact(val, high), None);
+/// The generation state as DTM values and, when some verdict rests on the rules (a
+/// position ruled), the verdicts of the positions open after round 0.
+fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
+    let Gen {
+        val,
+        aux,
+        high,
+        rule_rounds,
+        ..
+    } = g;
+    let high = match high {
+        Some(h) => h,
+        None => unreachable!("a generation state has the compact layout's high bits"),
+    };
+    let values = compact::finish_compact(val, high);
+    if !rule_rounds || !ruled {
+        return (values, None);
     }
-    let mut values: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
-    let mut verdicts: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
-    for (s, (v, a)) in val.into_iter().zip(aux).enumerate() {
-        // in place: the auxiliary bytes become the values, the codes the verdicts
-        let (mut v, mut a) = (v.into_buf(), a.into_buf());
-        // (in a work file, a slice at a time with the resident set checked in between)
-        let work = v.work_file().cloned();
-        for (cs, ds) in v.chunks_mut(CHUNK).zip(a.chunks_mut(CHUNK)) {
-            if let Some(w) = &work {
-                w.tick();
-            }
-            for (c, d) in cs.iter_mut().zip(ds.iter_mut()) {
-                let value = if *c & code::OPEN != 0 || *c == code::DRAW {
-                    DRAW
-                } else if *c == code::ILLEGAL {
-                    ILLEGAL
-                } else {
-                    *d
-                };
-                *d = value;
-                *c = verdict_of(*c).map_or(255, |x| x.encode());
-            }
+    // the slots hold the codes of step 4: in place, their verdicts
+    for slots in &aux {
+        let b = &slots.bytes;
+        for k in 0..b.len() {
+            b.set(k, verdict_of(b.get(k)).map_or(255, |x| x.encode()));
         }
-        values[s] = a;
-        verdicts[s] = v;
     }
-    let has_rule = verdicts.iter().flatten().any(|&b| (3..255).contains(&b));
-    (values, has_rule.then_some(verdicts))
+    (values, Some(SparseVerdicts { slots: aux }))
 }
 
 /// The verdict of a final generation code (None for illegal).

@@ -4,9 +4,11 @@
 //! A *safe point* is a moment between two passes, when no thread writes the state: after the
 //! start pass, after each level of the retrograde analysis (step 2) and of the distance to
 //! mate (step 4), at the start of each round of the repetition rules (step 3) and between
-//! steps 3 and 4. The whole state at such a point is a few byte arrays (the value and
-//! auxiliary bytes of both sides to move, the capture-draw bits of a table that keeps them
-//! apart, see [`super::capdraw_in_value`]) and a [`Step`] saying where
+//! steps 3 and 4. The whole state at such a point is a few byte arrays (the value bytes and
+//! high level bits of both sides to move; with rule rounds also the capture-draw bits of a
+//! table that keeps them apart, see [`super::capdraw_in_value`], the bits of the positions
+//! open after round 0 and their auxiliary bytes, whose number the checkpoint gives when it
+//! is restored, see [`State::resize`]) and a [`Step`] saying where
 //! to go on. Every pass is deterministic given that state (results never depend on thread
 //! timing), so a generation resumed from a checkpoint writes the same files as one that never
 //! stopped.
@@ -20,6 +22,8 @@ use super::Gen;
 use crate::board::rules::RuleSet;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
+use crate::tablebase::workfile::Backing;
+use std::sync::Mutex;
 
 /// Where a checkpointed generation goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -115,11 +119,38 @@ pub const METRICS: u8 = 0b11;
 enum Array<'a> {
     Bytes(&'a Bytes),
     Bits(&'a Bits),
+    /// Bytes whose number the saved state decides (see [`State::resize`]).
+    Sized(&'a SizedBytes),
+}
+
+/// Bytes restored from a checkpoint whose number only the checkpoint knows: the slots of
+/// the positions open after round 0 (see [`super::slots`]).
+pub(super) struct SizedBytes {
+    backing: Backing,
+    bytes: Mutex<Bytes>,
+}
+
+impl SizedBytes {
+    fn new(backing: Backing) -> SizedBytes {
+        SizedBytes {
+            backing,
+            bytes: Mutex::new(Bytes::new(0, 0)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Bytes> {
+        self.bytes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn into_inner(self) -> Bytes {
+        self.bytes.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The generation state at a safe point: a fixed list of byte arrays (bit arrays are seen as
-/// their little-endian 64-bit words). The same list, of the same lengths, is offered for
-/// saving and for restoring.
+/// their little-endian 64-bit words). The same list is offered for saving and for
+/// restoring, of the same lengths but those of the arrays whose length the saved state
+/// decides ([`State::sized_by_checkpoint`]: a restorer sets it with [`State::resize`]).
 pub struct State<'a> {
     arrays: Vec<Array<'a>>,
 }
@@ -135,7 +166,22 @@ impl State<'_> {
         match self.arrays[k] {
             Array::Bytes(b) => b.len(),
             Array::Bits(b) => b.words() * 8,
+            Array::Sized(b) => b.lock().len(),
         }
+    }
+
+    /// True when the length of array `k` is the saved state's (when restoring, see
+    /// [`State::resize`]); the other arrays' lengths follow from the table.
+    pub fn sized_by_checkpoint(&self, k: usize) -> bool {
+        matches!(self.arrays[k], Array::Sized(_))
+    }
+
+    /// When restoring: make array `k` (one [`State::sized_by_checkpoint`]) `len` bytes long.
+    pub fn resize(&self, k: usize, len: usize) -> Result<(), TbError> {
+        if let Array::Sized(b) = self.arrays[k] {
+            *b.lock() = Bytes::with(&b.backing, len, 0)?;
+        }
+        Ok(())
     }
 
     /// True when there is no array.
@@ -148,6 +194,7 @@ impl State<'_> {
         match self.arrays[k] {
             Array::Bytes(b) => b.read_range(start, out),
             Array::Bits(b) => b.read_range(start, out),
+            Array::Sized(b) => b.lock().read_range(start, out),
         }
     }
 
@@ -156,6 +203,7 @@ impl State<'_> {
         match self.arrays[k] {
             Array::Bytes(b) => b.write_range(start, data),
             Array::Bits(b) => b.write_range(start, data),
+            Array::Sized(b) => b.lock().write_range(start, data),
         }
     }
 }
@@ -192,24 +240,39 @@ impl Gen<'_> {
         }
     }
 
-    fn state(&self) -> State<'_> {
-        let mut arrays = vec![
-            Array::Bytes(&self.val[0]),
-            Array::Bytes(&self.val[1]),
-            Array::Bytes(&self.aux[0]),
-            Array::Bytes(&self.aux[1]),
-        ];
-        if let Some([a, b]) = &self.capdraw {
+    /// The arrays of the state: the value bytes and high level bits of both sides; with
+    /// rule rounds also the capture-draw bits (when apart), the bits of the positions open
+    /// after round 0 and their auxiliary bytes (`sized`: to be restored, their number being
+    /// the checkpoint's).
+    fn state_with<'s>(&'s self, sized: Option<&'s [SizedBytes; 2]>) -> State<'s> {
+        let mut arrays = vec![Array::Bytes(&self.val[0]), Array::Bytes(&self.val[1])];
+        if let Some([a, b]) = &self.high {
             arrays.push(Array::Bits(a));
             arrays.push(Array::Bits(b));
         }
-        if let Some([a, b]) = &self.high {
-            // the compact layout: the value bytes and the high level bits
-            arrays.truncate(2);
-            arrays.push(Array::Bits(a));
-            arrays.push(Array::Bits(b));
+        if self.rule_rounds {
+            if let Some([a, b]) = &self.capdraw {
+                arrays.push(Array::Bits(a));
+                arrays.push(Array::Bits(b));
+            }
+            arrays.push(Array::Bits(&self.aux[0].open));
+            arrays.push(Array::Bits(&self.aux[1].open));
+            match sized {
+                Some([a, b]) => {
+                    arrays.push(Array::Sized(a));
+                    arrays.push(Array::Sized(b));
+                }
+                None => {
+                    arrays.push(Array::Bytes(&self.aux[0].bytes));
+                    arrays.push(Array::Bytes(&self.aux[1].bytes));
+                }
+            }
         }
         State { arrays }
+    }
+
+    fn state(&self) -> State<'_> {
+        self.state_with(None)
     }
 
     /// A safe point: offer the state to the checkpoint, if any.
@@ -221,11 +284,24 @@ impl Gen<'_> {
     }
 
     /// Restore the state from the checkpoint, if any; the step to go on at.
-    pub(super) fn resume(&self, notify: &dyn Fn(&str)) -> Result<Option<Step>, TbError> {
+    pub(super) fn resume(&mut self, notify: &dyn Fn(&str)) -> Result<Option<Step>, TbError> {
         let Some(ck) = self.ck else {
             return Ok(None);
         };
-        let step = ck.restore(&self.meta(), &self.state(), notify)?;
+        let backing = self.val[0].backing();
+        let sized = [SizedBytes::new(backing.clone()), SizedBytes::new(backing)];
+        let step = ck.restore(&self.meta(), &self.state_with(Some(&sized)), notify)?;
+        if step.is_some() && self.rule_rounds {
+            for (slots, b) in self.aux.iter_mut().zip(sized) {
+                slots.bytes = b.into_inner();
+                if slots.index_bits() != slots.bytes.len() {
+                    return Err(TbError::Internal(
+                        self.material,
+                        "a checkpoint's open positions and auxiliary bytes disagree".into(),
+                    ));
+                }
+            }
+        }
         if let Some(step) = step {
             notify(&format!(
                 "resuming {} from checkpoint ({step})",

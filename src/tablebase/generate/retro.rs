@@ -45,49 +45,61 @@ impl Gen<'_> {
                 }
             }
             Mode::Dtm => {
+                // the compact layout of step 4 (see [`dtm`]): a level, or a marker, or a
+                // loss's counter
                 let b = val.get(q);
-                if b & code::OPEN == 0 {
-                    if child_loss && b == code::DRAW {
+                if b == dtm::WIN {
+                    if child_loss
+                        && val
+                            .update(q, |b| (b == dtm::WIN).then_some(compact::level_byte(stamp)))
+                            .is_ok()
+                    {
+                        if stamp >= 128 {
+                            self.high_bits()[side.index()].set(q);
+                        }
+                        self.assigned.fetch_add(1, Relaxed);
+                    }
+                    return;
+                }
+                if b <= compact::ILLEGAL {
+                    // decided (or illegal)
+                    return;
+                }
+                if b == dtm::DRAW {
+                    if child_loss {
                         self.fail("step 4 finds a win where step 3 found a draw".into());
                     }
                     return;
                 }
-                // The level stamp is written before the value byte says "decided": a
-                // thread scanning this side for the current level reads the stamp only of
-                // decided positions, and must not mistake a counter for a level.
-                let own = b & 0x7F;
                 if child_loss {
-                    if !code::is_win(own) {
-                        self.fail(format!("step 4 finds a win where step 3 found {own}"));
-                        return;
-                    }
-                    // every thread that gets here in this level writes the same stamp
-                    aux.set(q, stamp);
-                    if val
-                        .update(q, |b| (b & code::OPEN != 0).then_some(b & 0x7F))
-                        .is_ok()
-                    {
-                        self.assigned.fetch_add(1, Relaxed);
-                    }
-                } else {
-                    // a win waits for its first lost successor: it keeps no count
-                    if code::is_win(own) {
-                        return;
-                    }
-                    // a ruled position may not play its violating moves: successors decided
-                    // in its own round or later
+                    self.fail("step 4 finds a win where step 3 found a loss".into());
+                    return;
+                }
+                // a ruled position may not play its violating moves: successors decided
+                // in its own round or later (a ruled position was open after round 0)
+                let slots = &self.aux[side.index()];
+                if slots.has(q) {
+                    let own = slots.get(q);
                     if code::is_ruling(own) && code::order(child_code) >= code::order(own) {
                         return;
                     }
-                    if aux.update(q, |c| (c > 0).then(|| c - 1)) == Ok(1) {
-                        // only the thread that takes the last successor gets here
-                        aux.set(q, stamp);
-                        let _ = val.update(q, |b| Some(b & 0x7F));
-                        self.assigned.fetch_add(1, Relaxed);
-                        if !code::is_loss(own) {
-                            self.fail(format!("step 4 finds a loss where step 3 found {own}"));
-                        }
+                }
+                let byte = compact::level_byte(stamp);
+                let r = val.update(q, |b| {
+                    (b > compact::ILLEGAL && b < dtm::DRAW).then_some(
+                        if b == compact::ILLEGAL + 1 {
+                            byte
+                        } else {
+                            b - 1
+                        },
+                    )
+                });
+                if r == Ok(compact::ILLEGAL + 1) {
+                    // only the thread that takes the last successor gets here
+                    if stamp >= 128 {
+                        self.high_bits()[side.index()].set(q);
                     }
+                    self.assigned.fetch_add(1, Relaxed);
                 }
             }
         }
@@ -104,13 +116,11 @@ impl Gen<'_> {
         let (child_loss, child_code, stamp) = hit;
         // the predecessors lie all over the table: ask for all their cache lines first, so
         // that the misses overlap instead of coming one after the other
-        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        let val = &self.val[side.index()];
         for &q in preds.iter() {
             val.prefetch(q as usize);
-            if matches!(mode, Mode::Dtm) {
-                aux.prefetch(q as usize);
-            }
         }
+        let _ = mode;
         if dedupe {
             preds.sort_unstable();
             let mut last = u64::MAX;
@@ -199,7 +209,7 @@ impl Gen<'_> {
 
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
     /// smaller tables (steps 2 and 4), from level `from` on (the levels below are done).
-    /// Decided positions carry their level in the auxiliary byte.
+    /// Decided positions carry their level in the value byte (the compact layout).
     pub(super) fn levels(&self, mode: Mode, from: u8, pb: &Phase<'_>) -> Result<(), TbError> {
         let n = self.size();
         let sub_max = self.sub_max();
@@ -210,20 +220,19 @@ impl Gen<'_> {
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for x in Color::ALL {
-                    if let Mode::Compact = mode {
-                        let c = compact::level_code(level);
+                    let c = compact::level_code(level);
+                    if let Mode::Dtm = mode {
+                        // a position decided by the rule rounds has its code in its slot
+                        let slots = &self.aux[x.index()];
+                        self.scan_level_compact(x, start, end, level, |i| {
+                            let c = if slots.has(i) { slots.get(i) } else { c };
+                            self.retro_own(i as u64, x, c, stamp, mode)
+                        });
+                    } else {
                         self.scan_level_compact(x, start, end, level, |i| {
                             self.retro_own(i as u64, x, c, stamp, mode)
                         });
-                        continue;
                     }
-                    let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
-                    aux.scan(start, end, level, |i| {
-                        let v = val.get(i);
-                        if v & code::OPEN == 0 && (code::is_loss(v) || code::is_win(v)) {
-                            self.retro_own(i as u64, x, v, stamp, mode);
-                        }
-                    });
                 }
             });
             self.walk_subs(level, stamp, mode);

@@ -1,0 +1,342 @@
+//! The auxiliary byte of a table with repetition-rule rounds, kept only for the positions
+//! that round 0 leaves open (a quarter of KRNKR's): a bit per index says whether it has a
+//! byte, and the bytes of the open positions follow one another in index order, found by a
+//! rank over the bits (a count per 512 bits, a count within those per 64, and a population
+//! count of one word).
+//!
+//! Every position the rule rounds touch (flags, the propagation step of a position decided
+//! in a round) and every position that step 4 needs a code of beside its level (the
+//! positions decided by the rounds) is such an open position; the positions decided in
+//! round 0 are plain (order 0) and need no byte.
+
+use super::bytes::{Bits, Bytes};
+use super::params::CHUNK;
+use super::{code, compact, Gen};
+use crate::index::Material;
+use crate::tablebase::table::TbError;
+use crate::tablebase::values::{wdl_of, Verdict};
+use crate::tablebase::workfile::{Backing, Buf};
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Words of bits per rank count.
+const BLOCK: usize = 8;
+
+/// The auxiliary bytes of one side to move.
+pub(super) struct Slots {
+    /// Which indices have a byte (the positions open after round 0).
+    pub(super) open: Bits,
+    /// Number of set bits before each block of [`BLOCK`] words.
+    base: Vec<u64>,
+    /// Number of set bits before each word within its block.
+    within: Vec<u16>,
+    /// The bytes, in index order.
+    pub(super) bytes: Bytes,
+}
+
+impl Slots {
+    /// No byte for any index (a table without rule rounds, or before the end of round 0).
+    pub fn empty(backing: &Backing, n: usize, with_bits: bool) -> Result<Slots, TbError> {
+        Ok(Slots {
+            open: Bits::with(backing, if with_bits { n } else { 0 })?,
+            base: Vec::new(),
+            within: Vec::new(),
+            bytes: Bytes::new(0, 0),
+        })
+    }
+
+    /// The rank counts of the bits as they are now; the number of set bits.
+    pub fn index_bits(&mut self) -> usize {
+        let words = self.open.words();
+        let mut base = Vec::with_capacity(words.div_ceil(BLOCK));
+        let mut within = Vec::with_capacity(words);
+        let mut total = 0u64;
+        for w in 0..words {
+            if w % BLOCK == 0 {
+                base.push(total);
+            }
+            within.push((total - base[w / BLOCK]) as u16);
+            total += self.open.word(w).count_ones() as u64;
+        }
+        self.base = base;
+        self.within = within;
+        total as usize
+    }
+
+    /// Rank the bits and give every set one a byte of value `fill`.
+    pub fn allocate(&mut self, backing: &Backing, fill: u8) -> Result<(), TbError> {
+        let count = self.index_bits();
+        self.bytes = Bytes::with(backing, count, fill)?;
+        Ok(())
+    }
+
+    /// The position of index `i`'s byte (`i` must have one).
+    #[inline(always)]
+    pub fn slot(&self, i: usize) -> usize {
+        let w = i >> 6;
+        let r = self.base[w / BLOCK] as usize + self.within[w] as usize;
+        r + (self.open.word(w) & ((1u64 << (i & 63)) - 1)).count_ones() as usize
+    }
+
+    /// True when index `i` has a byte.
+    #[inline(always)]
+    pub fn has(&self, i: usize) -> bool {
+        self.open.get(i)
+    }
+
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> u8 {
+        self.bytes.get(self.slot(i))
+    }
+
+    #[inline(always)]
+    pub fn set(&self, i: usize, v: u8) {
+        self.bytes.set(self.slot(i), v)
+    }
+
+    #[inline(always)]
+    pub fn or(&self, i: usize, bits: u8) {
+        self.bytes.or(self.slot(i), bits)
+    }
+
+    #[inline(always)]
+    pub fn update(&self, i: usize, f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
+        self.bytes.update(self.slot(i), f)
+    }
+
+    /// Call `f` for every index in `start..end` (`start` a multiple of 64) that has a byte
+    /// equal to `v`.
+    pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        if start >= end {
+            return;
+        }
+        let mut s = self.slot(start);
+        for w in start / 64..end.div_ceil(64) {
+            let mut bits = self.open.word(w);
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i >= end {
+                    return;
+                }
+                if self.bytes.get(s) == v {
+                    f(i);
+                }
+                s += 1;
+            }
+        }
+    }
+
+    /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
+    /// has a byte.
+    pub fn each(&self, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
+        if start >= end {
+            return;
+        }
+        let mut s = self.slot(start);
+        for w in start / 64..end.div_ceil(64) {
+            let mut bits = self.open.word(w);
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if i >= end {
+                    return;
+                }
+                f(i, self.bytes.get(s));
+                s += 1;
+            }
+        }
+    }
+}
+
+/// The verdicts of a table whose rule rounds ruled some position, kept for the positions
+/// open after round 0 (a byte each, the WDL-file byte); every other position's verdict is
+/// the plain one of its value.
+pub struct SparseVerdicts {
+    pub(super) slots: [Slots; 2],
+}
+
+impl SparseVerdicts {
+    /// The WDL-file byte of index `i` with side `s` to move (0 Red, 1 Black), None when it
+    /// is the plain verdict of its value.
+    #[inline]
+    pub fn get(&self, s: usize, i: usize) -> Option<u8> {
+        let slots = &self.slots[s];
+        slots.has(i).then(|| slots.get(i))
+    }
+
+    /// The verdicts of every position (a byte each, 255 for illegal placements), given the
+    /// table's values.
+    pub fn dense(&self, values: &[Buf; 2]) -> [Buf; 2] {
+        [0, 1].map(|s| {
+            let v: Vec<u8> = values[s]
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| match self.get(s, i) {
+                    Some(b) => b,
+                    None => wdl_of(x).map_or(255, |w| Verdict::plain(w).encode()),
+                })
+                .collect();
+            Buf::from(v)
+        })
+    }
+}
+
+/// Round 0's levels (the value bytes and high bits of both sides) in a work file while the
+/// rule rounds run; removed when dropped.
+pub(super) struct LevelsFile {
+    path: PathBuf,
+}
+
+impl LevelsFile {
+    /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
+    /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
+    /// killed process is removed when the table starts again), else in the system's
+    /// temporary folder with the process id in the name.
+    pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
+        match work_dir {
+            Some(dir) => dir.join(format!("{material}.levels.work")),
+            None => {
+                std::env::temp_dir().join(format!("{material}.levels.{}.work", std::process::id()))
+            }
+        }
+    }
+
+    /// Write the state's value bytes and high bits to `path`.
+    pub fn save(g: &Gen<'_>, path: PathBuf) -> Result<LevelsFile, TbError> {
+        let file = LevelsFile { path };
+        let io = |e: std::io::Error| TbError::Io {
+            path: file.path.display().to_string(),
+            source: e,
+        };
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&file.path).map_err(io)?);
+        let mut buf = vec![0u8; CHUNK];
+        for s in 0..2 {
+            let val = &g.val[s];
+            for start in (0..val.len()).step_by(CHUNK) {
+                let len = CHUNK.min(val.len() - start);
+                val.read_range(start, &mut buf[..len]);
+                w.write_all(&buf[..len]).map_err(io)?;
+            }
+            let high = &g.high_bits()[s];
+            let bytes = high.words() * 8;
+            for start in (0..bytes).step_by(CHUNK) {
+                let len = CHUNK.min(bytes - start);
+                high.read_range(start, &mut buf[..len]);
+                w.write_all(&buf[..len]).map_err(io)?;
+            }
+        }
+        w.flush().map_err(io)?;
+        Ok(file)
+    }
+
+    /// Put the saved value bytes and high bits back.
+    pub fn restore(&self, g: &Gen<'_>) -> Result<(), TbError> {
+        let io = |e: std::io::Error| TbError::Io {
+            path: self.path.display().to_string(),
+            source: e,
+        };
+        let mut r = std::io::BufReader::new(std::fs::File::open(&self.path).map_err(io)?);
+        let mut buf = vec![0u8; CHUNK];
+        for s in 0..2 {
+            let val = &g.val[s];
+            for start in (0..val.len()).step_by(CHUNK) {
+                let len = CHUNK.min(val.len() - start);
+                r.read_exact(&mut buf[..len]).map_err(io)?;
+                val.write_range(start, &buf[..len]);
+            }
+            let high = &g.high_bits()[s];
+            let bytes = high.words() * 8;
+            for start in (0..bytes).step_by(CHUNK) {
+                let len = CHUNK.min(bytes - start);
+                r.read_exact(&mut buf[..len]).map_err(io)?;
+                high.write_range(start, &buf[..len]);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for LevelsFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl Gen<'_> {
+    /// After round 0 of a table with rule rounds: the value bytes turned from the compact
+    /// layout into codes (see [`code`]; an open position's byte is the same in both), and an
+    /// auxiliary byte for every open position.
+    pub(super) fn open_rounds(&mut self) -> Result<(), TbError> {
+        let n = self.size();
+        for s in 0..2 {
+            let (val, high, open) = (&self.val[s], &self.high_bits()[s], &self.aux[s].open);
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                for i in start..end {
+                    let b = val.get(i);
+                    let c = if b == compact::ILLEGAL {
+                        code::ILLEGAL
+                    } else if b > compact::ILLEGAL {
+                        open.set(i);
+                        continue;
+                    } else {
+                        compact::level_code(b + 128 * high.get(i) as u8)
+                    };
+                    val.set(i, c);
+                }
+            });
+            // the high bits serve step 4 again, from zero
+            for w in 0..high.words() {
+                high.take(w);
+            }
+        }
+        let backing = self.val[0].backing();
+        for slots in &mut self.aux {
+            slots.allocate(&backing, 0xFF)?;
+        }
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!(
+                "  open after round 0: {} + {} of {n} per side",
+                self.aux[0].bytes.len(),
+                self.aux[1].bytes.len()
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_and_scans() {
+        let n = 2000;
+        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        let open: Vec<usize> = (0..n).filter(|i| i % 7 == 3 || i % 64 == 63).collect();
+        for &i in &open {
+            s.open.set(i);
+        }
+        s.allocate(&Backing::Heap, 0).expect("heap");
+        assert_eq!(s.bytes.len(), open.len());
+        for (k, &i) in open.iter().enumerate() {
+            assert_eq!(s.slot(i), k);
+            s.set(i, (k % 5) as u8);
+        }
+        let mut hits = Vec::new();
+        s.scan(640, 1500, 2, |i| hits.push(i));
+        let want: Vec<usize> = open
+            .iter()
+            .enumerate()
+            .filter(|&(k, &i)| (640..1500).contains(&i) && k % 5 == 2)
+            .map(|(_, &i)| i)
+            .collect();
+        assert_eq!(hits, want);
+        let mut all = Vec::new();
+        s.each(0, n, |i, b| all.push((i, b)));
+        assert_eq!(all.len(), open.len());
+        assert!(!s.has(0) && s.has(3) && s.has(63));
+    }
+}
