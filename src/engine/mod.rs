@@ -2,6 +2,7 @@
 //! UCCI protocols. It plays book moves at the root, probes WDL tables inside the search and
 //! plays the DTM-best move at the root when the material has tables.
 
+pub mod check_filter;
 pub mod commands;
 pub mod eval;
 pub mod params;
