@@ -49,6 +49,8 @@ pub struct Engine {
     /// The natural limit in plies for the root choice by tables (see `tb_root`).
     pub natural_limit: u32,
     banned: Vec<Move>,
+    /// The search's quiet-move history, carried from move to move within a game.
+    move_history: Vec<i32>,
     rng: rand::rngs::StdRng,
     notes: Vec<String>,
 }
@@ -89,6 +91,7 @@ impl Engine {
             use_tb: true,
             natural_limit: crate::tablebase::probe_dtc::DEFAULT_NATURAL_LIMIT,
             banned: Vec::new(),
+            move_history: Vec::new(),
             rng: rand::rngs::StdRng::seed_from_u64(0x5851_4442),
             notes: Vec::new(),
         }
@@ -182,6 +185,7 @@ impl Engine {
 
     /// Forget the game (new game).
     pub fn new_game(&mut self) {
+        self.move_history.clear();
         if let Some(t) = &mut self.tt {
             t.clear();
         }
@@ -316,6 +320,7 @@ impl Engine {
             stop,
             limits: lim,
             banned,
+            move_history: Some(&mut self.move_history),
         };
         let out = smp::search(job, self.threads, &mut report);
         Decision {

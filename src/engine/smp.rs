@@ -35,6 +35,9 @@ pub struct Job<'a> {
     pub limits: Limits,
     /// Moves not played at the root.
     pub banned: Vec<Move>,
+    /// The main thread's quiet-move history from the game's previous search, loaded
+    /// (halved) before this one and replaced by this one's (empty: start from nothing).
+    pub move_history: Option<&'a mut Vec<i32>>,
 }
 
 /// The result of a threaded search.
@@ -86,7 +89,15 @@ pub fn search(job: Job<'_>, threads: usize, mut report: impl FnMut(&Info)) -> Ou
             job.banned,
         );
         main.share(0);
+        let mut carried = job.move_history;
+        if let Some(h) = carried.as_deref() {
+            main.load_history(h);
+        }
         let (best, info) = main.run(&mut report);
+        if let Some(h) = carried.as_deref_mut() {
+            h.clear();
+            h.extend_from_slice(main.history_table());
+        }
         done.store(true, Ordering::Relaxed);
         let nodes = main.nodes
             + helpers
@@ -119,6 +130,7 @@ pub fn bench(depth: i32, threads: usize) -> (u64, f64) {
                 ..Limits::default()
             },
             banned: Vec::new(),
+            move_history: None,
         };
         nodes += search(job, threads, |_| {}).nodes;
     }

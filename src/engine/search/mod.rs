@@ -152,6 +152,21 @@ impl<'a> Searcher<'a> {
         self.depth_offset = depth_offset;
     }
 
+    /// Start from the history of an earlier search (a game's previous move), each entry
+    /// halved so that old successes weigh less (s27); a table of another size is ignored.
+    pub fn load_history(&mut self, h: &[i32]) {
+        if h.len() == self.history.len() {
+            for (d, &s) in self.history.iter_mut().zip(h) {
+                *d = s / 2;
+            }
+        }
+    }
+
+    /// The history table (by from and to square), to carry to the next search.
+    pub fn history_table(&self) -> &[i32] {
+        &self.history
+    }
+
     fn should_stop(&mut self) -> bool {
         if self.stopped {
             return true;
