@@ -23,5 +23,5 @@ pub mod weights;
 pub use player::{Decision, Engine, MAX_HASH_MB};
 pub use protocol::run_protocol;
 pub use score::Score;
-pub use search::{Info, Limits, Searcher};
+pub use search::{Info, Limits, Memory, Searcher};
 pub use smp::MAX_THREADS;
