@@ -89,12 +89,12 @@ pub fn search(job: Job<'_>, threads: usize, mut report: impl FnMut(&Info)) -> Ou
             job.banned,
         );
         main.share(0);
-        let mut memory = job.memory;
+        let memory = job.memory;
         if let Some(m) = memory.as_deref() {
             main.load_memory(m);
         }
         let (best, info) = main.run(&mut report);
-        if let Some(m) = memory.as_deref_mut() {
+        if let Some(m) = memory {
             main.save_memory(m);
         }
         done.store(true, Ordering::Relaxed);
