@@ -466,7 +466,9 @@ fn mates_claimed_on_ccpd_mates_are_real() {
         "forced mates found with {budget} nodes: {found} of {}",
         puzzles.len()
     );
-    assert!(found >= 5, "{found}");
+    // 5 until s23; 4 since s25 (h19e: the table-refined static evaluation prunes one of them
+    // out of reach at 300,000 and at 400,000 nodes; it measured +16 and +28 in self-play)
+    assert!(found >= 4, "{found}");
 }
 
 /// The engine (searching to `depth`) plays the side to move from `start`, the tables' best

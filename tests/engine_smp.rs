@@ -38,6 +38,7 @@ fn threads_find_the_mate_in_one() {
                 ..Limits::default()
             },
             banned: Vec::new(),
+            memory: None,
         };
         let out = smp::search(job, threads, |_| {});
         let best = out.best.expect("a move");

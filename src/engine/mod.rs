@@ -2,6 +2,7 @@
 //! UCCI protocols. It plays book moves at the root, probes WDL tables inside the search and
 //! plays the DTM-best move at the root when the material has tables.
 
+pub mod check_filter;
 pub mod commands;
 pub mod eval;
 pub mod params;
@@ -22,5 +23,5 @@ pub mod weights;
 pub use player::{Decision, Engine, MAX_HASH_MB};
 pub use protocol::run_protocol;
 pub use score::Score;
-pub use search::{Info, Limits, Searcher};
+pub use search::{Info, Limits, Memory, Searcher};
 pub use smp::MAX_THREADS;

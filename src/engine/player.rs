@@ -4,7 +4,7 @@
 //! that is not there) are kept as notes for the protocol to report, never dropped.
 
 use super::params::DEFAULT_HASH_MB;
-use super::search::{Info, Limits};
+use super::search::{Info, Limits, Memory};
 use super::smp::{self, Job, MAX_THREADS};
 use super::time::{limits, Clock};
 use super::tt::Tt;
@@ -49,6 +49,8 @@ pub struct Engine {
     /// The natural limit in plies for the root choice by tables (see `tb_root`).
     pub natural_limit: u32,
     banned: Vec<Move>,
+    /// What the search learnt, carried from move to move within a game.
+    memory: Memory,
     rng: rand::rngs::StdRng,
     notes: Vec<String>,
 }
@@ -89,6 +91,7 @@ impl Engine {
             use_tb: true,
             natural_limit: crate::tablebase::probe_dtc::DEFAULT_NATURAL_LIMIT,
             banned: Vec::new(),
+            memory: Memory::default(),
             rng: rand::rngs::StdRng::seed_from_u64(0x5851_4442),
             notes: Vec::new(),
         }
@@ -182,6 +185,7 @@ impl Engine {
 
     /// Forget the game (new game).
     pub fn new_game(&mut self) {
+        self.memory = Memory::default();
         if let Some(t) = &mut self.tt {
             t.clear();
         }
@@ -316,6 +320,7 @@ impl Engine {
             stop,
             limits: lim,
             banned,
+            memory: Some(&mut self.memory),
         };
         let out = smp::search(job, self.threads, &mut report);
         Decision {

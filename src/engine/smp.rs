@@ -5,7 +5,7 @@
 //! move orders there) and differ from each other by the order their own killers and history
 //! give and by the races of the table.
 
-use super::search::{Info, Limits, Searcher, BENCH_FENS};
+use super::search::{Info, Limits, Memory, Searcher, BENCH_FENS};
 use super::tt::Tt;
 use crate::board::{Move, Position};
 use crate::tablebase::Tablebases;
@@ -35,6 +35,9 @@ pub struct Job<'a> {
     pub limits: Limits,
     /// Moves not played at the root.
     pub banned: Vec<Move>,
+    /// What the main thread learnt in the game's previous search, loaded before this one
+    /// and replaced by this one's (None: start from nothing).
+    pub memory: Option<&'a mut Memory>,
 }
 
 /// The result of a threaded search.
@@ -86,7 +89,14 @@ pub fn search(job: Job<'_>, threads: usize, mut report: impl FnMut(&Info)) -> Ou
             job.banned,
         );
         main.share(0);
+        let memory = job.memory;
+        if let Some(m) = memory.as_deref() {
+            main.load_memory(m);
+        }
         let (best, info) = main.run(&mut report);
+        if let Some(m) = memory {
+            main.save_memory(m);
+        }
         done.store(true, Ordering::Relaxed);
         let nodes = main.nodes
             + helpers
@@ -119,6 +129,7 @@ pub fn bench(depth: i32, threads: usize) -> (u64, f64) {
                 ..Limits::default()
             },
             banned: Vec::new(),
+            memory: None,
         };
         nodes += search(job, threads, |_| {}).nodes;
     }

@@ -69,7 +69,20 @@ impl Searcher<'_> {
             }
         }
         // the static evaluation, for the pruning below (not in check: no stand-pat then)
-        let static_eval = if in_check { -INF } else { self.eval() };
+        let mut static_eval = if in_check { -INF } else { self.eval() };
+        // a table bound on the side of the static evaluation's error refines it (s25)
+        if let Some(h) = hit {
+            if !in_check && h.score.abs() < MATE_BOUND {
+                let tighter = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > static_eval,
+                    Bound::Upper => h.score < static_eval,
+                };
+                if tighter {
+                    static_eval = h.score;
+                }
+            }
+        }
         if let Some(v) = self.prune_node(
             depth,
             alpha,

@@ -66,6 +66,14 @@ pub struct Info {
     pub hashfull: u32,
 }
 
+/// What one search of a game hands to the next: the quiet-move history and the counter
+/// moves (empty at the start of a game).
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    history: Vec<i32>,
+    counters: Vec<Option<Move>>,
+}
+
 /// The search state.
 pub struct Searcher<'a> {
     pos: Position,
@@ -150,6 +158,26 @@ impl<'a> Searcher<'a> {
     pub fn share(&mut self, depth_offset: i32) {
         self.shared = true;
         self.depth_offset = depth_offset;
+    }
+
+    /// Start from what an earlier search (the game's previous move) learnt: its history,
+    /// each entry halved so that old successes weigh less (s27), and its counter moves
+    /// (s29). An empty memory changes nothing.
+    pub fn load_memory(&mut self, m: &Memory) {
+        if m.history.len() == self.history.len() {
+            for (d, &s) in self.history.iter_mut().zip(&m.history) {
+                *d = s / 2;
+            }
+        }
+        if m.counters.len() == self.counters.len() {
+            self.counters.copy_from_slice(&m.counters);
+        }
+    }
+
+    /// Keep what this search learnt for the next one (see [`Searcher::load_memory`]).
+    pub fn save_memory(&self, m: &mut Memory) {
+        m.history.clone_from(&self.history);
+        m.counters.clone_from(&self.counters);
     }
 
     fn should_stop(&mut self) -> bool {

@@ -110,7 +110,9 @@ impl Searcher<'_> {
         if let Some(Some(prev)) = self.moves.last().copied() {
             self.counters[prev.from().index() * 90 + prev.to().index()] = Some(m);
         }
-        let bonus = (depth * depth).min(400) * 8;
+        // 32·depth², at most 4,096 (s31; was 8·depth²: entries stayed within about ±1,000,
+        // too small for the late move reduction's ply per 8,192 to act)
+        let bonus = (depth * depth * 32).min(4096);
         history_update(
             &mut self.history[m.from().index() * 90 + m.to().index()],
             bonus,

@@ -5,6 +5,7 @@
 
 use super::{Searcher, MAX_PLY};
 use crate::board::Move;
+use crate::engine::check_filter::CheckZone;
 use crate::engine::params::DELTA_MARGIN;
 use crate::engine::score::{INF, MATE};
 use crate::engine::see::loses_material;
@@ -68,8 +69,13 @@ impl Searcher<'_> {
             }
         }
         if checks && !in_check && best < beta {
+            let zone = CheckZone::new(&self.pos);
             for m in self.pos.quiet_moves() {
-                // (legal moves: a cheap test on the board alone before the full move)
+                // (legal moves: a cheap test of the squares, then one on the board, before
+                // the full move)
+                if !zone.may_check(&self.pos, m) {
+                    continue;
+                }
                 let u = self.pos.play(m);
                 let check = self.pos.in_check();
                 self.pos.undo(m, u);
