@@ -97,6 +97,7 @@ impl Position {
 
     /// Build a position from a piece list (one king per side required; other counts and
     /// points unchecked), as the tablebase index decodes placements.
+    #[inline]
     pub fn from_pieces(pieces: &[(Piece, Square)], turn: Color) -> Result<Position, PositionError> {
         let mut pos = Position {
             board: [None; 90],
