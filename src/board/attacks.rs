@@ -274,6 +274,24 @@ const fn make_check_zone(
 /// enters one of them leaves the attacks on `sq` as they were.
 pub static CHECK_ZONE: [u128; 90] = make_check_zone(HORSE_ATK, make_pawn_attackers(PAWN));
 
+const fn make_lines() -> [u128; 90] {
+    let rays = make_rays();
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 4 {
+            t[s] |= rays[s][i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `LINES[sq]`: the rank and the file of `sq`, without `sq`.
+pub static LINES: [u128; 90] = make_lines();
+
 /// Index of the set bit of `b` (a non-empty part of a ray in direction `dir`) nearest the
 /// ray's origin: the lowest for the increasing directions 0 and 1, else the highest.
 #[inline(always)]
