@@ -78,6 +78,66 @@ fn playouts_keep_keys_and_undo_exact() {
     assert!(plies > 10_000);
 }
 
+/// Sparse positions (the tablebase's) with the side to move in check or not: the generated
+/// moves are exactly the pairs the single-move legality test accepts (generation drops the
+/// moves out of check that cannot change the check untested, `is_legal` tests each).
+#[test]
+fn sparse_positions_generate_exactly_the_legal_pairs() {
+    use xqdb::board::attacks::reachable;
+    use xqdb::board::{Color, Move, Piece, Role, Square};
+    let mut rng = rng(23);
+    let (mut checked, mut quiet) = (0, 0);
+    while checked < 400 || quiet < 200 {
+        let mut setup = Setup::empty();
+        let place = |setup: &mut Setup, p: Piece, rng: &mut rand::rngs::StdRng| loop {
+            let points: Vec<Square> = reachable(p.color, p.role).into_iter().collect();
+            let sq = points[rng.gen_range(0..points.len())];
+            if setup.board[sq.index()].is_none() {
+                setup.put(sq, p);
+                break;
+            }
+        };
+        for c in Color::ALL {
+            place(&mut setup, Piece::new(c, Role::King), &mut rng);
+        }
+        for _ in 0..rng.gen_range(1..6) {
+            let c = Color::ALL[rng.gen_range(0..2)];
+            let role = Role::ALL[rng.gen_range(1..7)];
+            place(&mut setup, Piece::new(c, role), &mut rng);
+        }
+        setup.turn = Color::ALL[rng.gen_range(0..2)];
+        let Ok(pos) = Position::from_setup(&setup) else {
+            continue;
+        };
+        match pos.in_check() {
+            true => checked += 1,
+            false if quiet < 200 => quiet += 1,
+            false => continue,
+        }
+        let moves = pos.legal_moves();
+        assert_eq!(moves.len(), pos.count_legal(), "{}", pos.to_fen());
+        assert_eq!(!moves.is_empty(), pos.has_legal_move(), "{}", pos.to_fen());
+        for a in Square::ALL {
+            for b in Square::ALL {
+                let mv = Move::new(a, b);
+                assert_eq!(
+                    pos.is_legal(mv),
+                    moves.contains(&mv),
+                    "{mv} in {}",
+                    pos.to_fen()
+                );
+            }
+        }
+        let quiets = pos.quiet_moves();
+        let want: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.to()).is_none())
+            .collect();
+        assert_eq!(quiets.to_vec(), want, "{}", pos.to_fen());
+    }
+}
+
 #[test]
 fn captures_are_the_capturing_legal_moves() {
     let mut rng = rng(11);

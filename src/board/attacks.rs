@@ -241,6 +241,57 @@ pub static PAWN_MOVES: [[u128; 90]; 2] = PAWN;
 /// `PAWN_ATTACKERS[color][sq]`: squares from which a pawn of `color` attacks `sq`.
 pub static PAWN_ATTACKERS: [[u128; 90]; 2] = make_pawn_attackers(PAWN);
 
+const fn make_check_zone(
+    horse: ([[u128; 4]; 90], [[u128; 4]; 90]),
+    pawn: [[u128; 90]; 2],
+) -> [u128; 90] {
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        let mut z = (0x1FFu128 << (r * 9)) & !(1u128 << s);
+        let mut rr = 0;
+        while rr < 10 {
+            if rr != r {
+                z |= 1u128 << (rr * 9 + f);
+            }
+            rr += 1;
+        }
+        let mut i = 0;
+        while i < 4 {
+            z |= horse.0[s][i] | horse.1[s][i];
+            i += 1;
+        }
+        t[s] = z | pawn[0][s] | pawn[1][s];
+        s += 1;
+    }
+    t
+}
+
+/// `CHECK_ZONE[sq]`: the points whose occupancy (or, for an attacker, whose capture)
+/// decides whether `sq` is attacked: its rank and file, its diagonal neighbours (horse
+/// legs), the points a horse or pawn attacks it from. A move that neither leaves nor
+/// enters one of them leaves the attacks on `sq` as they were.
+pub static CHECK_ZONE: [u128; 90] = make_check_zone(HORSE_ATK, make_pawn_attackers(PAWN));
+
+const fn make_lines() -> [u128; 90] {
+    let rays = make_rays();
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < 4 {
+            t[s] |= rays[s][i];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `LINES[sq]`: the rank and the file of `sq`, without `sq`.
+pub static LINES: [u128; 90] = make_lines();
+
 /// Index of the set bit of `b` (a non-empty part of a ray in direction `dir`) nearest the
 /// ray's origin: the lowest for the increasing directions 0 and 1, else the highest.
 #[inline(always)]
@@ -354,50 +405,90 @@ pub fn pawn_attacks(color: Color, sq: Square) -> u128 {
 
 /// Squares where `role` of `color` can ever stand: kings in their palace, advisors on their
 /// five points, elephants on their seven, pawns on their reachable points; others anywhere.
+#[inline(always)]
 pub fn reachable(color: Color, role: super::Role) -> Bitboard {
-    use super::Role;
-    let own_half = match color {
-        Color::Red => Bitboard::RED_HALF,
-        Color::Black => Bitboard::BLACK_HALF,
-    };
-    let palace = match color {
-        Color::Red => Bitboard::RED_PALACE,
-        Color::Black => Bitboard::BLACK_PALACE,
-    };
-    let fl = |f: u8, r: u8| Square::from_coords(f, r).expect("constant square").bit();
-    let rr = |r: u8| match color {
-        Color::Red => r,
-        Color::Black => 9 - r,
-    };
-    match role {
-        Role::King => palace,
-        Role::Advisor => Bitboard::from_bits(
-            fl(3, rr(0)) | fl(5, rr(0)) | fl(4, rr(1)) | fl(3, rr(2)) | fl(5, rr(2)),
-        ),
-        Role::Elephant => Bitboard::from_bits(
-            fl(2, rr(0))
-                | fl(6, rr(0))
-                | fl(0, rr(2))
-                | fl(4, rr(2))
-                | fl(8, rr(2))
-                | fl(2, rr(4))
-                | fl(6, rr(4)),
-        ),
-        Role::Pawn => {
-            let mut b = !own_half;
-            for f in [0u8, 2, 4, 6, 8] {
-                b |= Bitboard::from_bits(fl(f, rr(3)) | fl(f, rr(4)));
-            }
-            b
+    Bitboard::from_bits(REACHABLE[color.index()][role.index()])
+}
+
+/// `REACHABLE[color][role]`: the bits of [`reachable`].
+static REACHABLE: [[u128; 7]; 2] = make_reachable();
+
+/// The point on file `f` and rank `r` counted from colour `c`'s own edge.
+const fn fl(c: usize, f: i32, r: i32) -> u128 {
+    bit(if c == 0 { r * 9 + f } else { (9 - r) * 9 + f })
+}
+
+const fn make_reachable() -> [[u128; 7]; 2] {
+    let mut t = [[(1u128 << 90) - 1; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut palace = 0u128;
+        let mut i = 0;
+        while i < 9 {
+            palace |= fl(c, 3 + i % 3, i / 3);
+            i += 1;
         }
-        _ => Bitboard::FULL,
+        t[c][0] = palace;
+        t[c][1] = fl(c, 3, 0) | fl(c, 5, 0) | fl(c, 4, 1) | fl(c, 3, 2) | fl(c, 5, 2);
+        t[c][2] = fl(c, 2, 0)
+            | fl(c, 6, 0)
+            | fl(c, 0, 2)
+            | fl(c, 4, 2)
+            | fl(c, 8, 2)
+            | fl(c, 2, 4)
+            | fl(c, 6, 4);
+        // pawns: the enemy half, and the five files of their own ranks 3 and 4
+        let mut pawn = 0u128;
+        let mut r = 0;
+        while r < 10 {
+            let mut f = 0;
+            while f < 9 {
+                if r >= 5 || (r >= 3 && f % 2 == 0) {
+                    pawn |= fl(c, f, r);
+                }
+                f += 1;
+            }
+            r += 1;
+        }
+        t[c][6] = pawn;
+        c += 1;
     }
+    t
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Role;
+
+    /// The table is the definition spelled out: palaces, the advisors' and elephants'
+    /// points, pawns beyond their own ranks 0 to 2 (on the even files in ranks 3 and 4).
+    #[test]
+    fn reachable_table_matches_the_points() {
+        for c in Color::ALL {
+            let own = |r: u8| if c == Color::Red { r } else { 9 - r };
+            let at = |f: u8, r: u8| Square::from_coords(f, own(r)).unwrap();
+            let palace = match c {
+                Color::Red => Bitboard::RED_PALACE,
+                Color::Black => Bitboard::BLACK_PALACE,
+            };
+            assert_eq!(reachable(c, Role::King), palace);
+            for (f, r) in [(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)] {
+                assert!(reachable(c, Role::Advisor).contains(at(f, r)));
+            }
+            for (f, r) in [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)] {
+                assert!(reachable(c, Role::Elephant).contains(at(f, r)));
+            }
+            for sq in Square::ALL {
+                let r = own(sq.rank());
+                let pawn = r >= 5 || (r >= 3 && sq.file() % 2 == 0);
+                assert_eq!(reachable(c, Role::Pawn).contains(sq), pawn, "{sq}");
+                for role in [Role::Horse, Role::Rook, Role::Cannon] {
+                    assert!(reachable(c, role).contains(sq));
+                }
+            }
+        }
+    }
 
     #[test]
     fn reachable_point_counts() {

@@ -4,13 +4,16 @@
 //! check, only two kinds of move can expose its king: moving a piece that shields it (on a
 //! line between the king and an enemy rook, king or cannon, counting cannon screens, or on a
 //! horse leg next to the king) and moving onto a point between the king and an enemy cannon
-//! that has no screen yet. Those moves, king moves and every move out of check are tested
+//! that has no screen yet. Those moves, king moves and the moves out of check are tested
 //! one by one on the changed occupancy; all others are legal as generated, so counting them
-//! is a popcount (perft's bulk counting uses this).
+//! is a popcount (perft's bulk counting uses this). In check, a move that neither leaves
+//! nor enters the king's check zone (its rank and file, horse legs and the points horses
+//! and pawns attack it from: [`super::attacks::CHECK_ZONE`]) leaves the check standing and
+//! is dropped untested.
 
 use super::attacks::{
     cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks, rook_attacks,
-    ADVISOR_MOVES, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
+    ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
 };
 use super::bitboard::FULL_MASK;
 use super::{Move, Position, Role, Square};
@@ -289,14 +292,20 @@ impl Position {
         targets: u128,
         slow: u128,
         danger: u128,
-        ctx: (Square, u128, u128),
+        ctx: (Square, u128, u128, u128),
     ) {
-        let (ksq, occ, enemy) = ctx;
+        let (ksq, occ, enemy, zone) = ctx;
         if targets == 0 {
             return;
         }
         let checked = if slow & from.bit() != 0 {
-            targets
+            // in check, a move that neither leaves nor enters the king's check zone leaves
+            // the check as it was: only the others are tested (`zone` is full otherwise)
+            if zone & from.bit() != 0 {
+                targets
+            } else {
+                targets & zone
+            }
         } else {
             sink.many(from, targets & !danger);
             targets & danger
@@ -330,12 +339,13 @@ impl Position {
             Targets::Quiets => !occ & FULL_MASK,
         };
         let in_check = self.attacked_with(ksq, !us, occ, enemy);
-        let (slow, danger) = if in_check {
-            (own, 0)
+        let (slow, danger, zone) = if in_check {
+            (own, 0, CHECK_ZONE[ksq.index()])
         } else {
-            self.king_danger(ksq, own, enemy, occ)
+            let (pinned, danger) = self.king_danger(ksq, own, enemy, occ);
+            (pinned, danger, FULL_MASK)
         };
-        let ctx = (ksq, occ, enemy);
+        let ctx = (ksq, occ, enemy, zone);
         let r = &self.by_role;
 
         let only = |r: Role| if want(r) { own } else { 0 };
@@ -415,7 +425,7 @@ impl Position {
             KING_MOVES[ksq.index()] & targets,
             FULL_MASK,
             0,
-            ctx,
+            (ksq, occ, enemy, FULL_MASK),
         );
     }
 }

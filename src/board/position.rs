@@ -97,6 +97,7 @@ impl Position {
 
     /// Build a position from a piece list (one king per side required; other counts and
     /// points unchecked), as the tablebase index decodes placements.
+    #[inline]
     pub fn from_pieces(pieces: &[(Piece, Square)], turn: Color) -> Result<Position, PositionError> {
         let mut pos = Position {
             board: [None; 90],
@@ -283,8 +284,7 @@ impl Position {
         let rooks = r[Role::Rook.index()] & theirs;
         let cannons = r[Role::Cannon.index()] & theirs;
         let king = r[Role::King.index()] & theirs;
-        let lines = Bitboard::rank(sq.rank()).bits() | Bitboard::file(sq.file()).bits();
-        if (rooks | cannons | king) & lines == 0 {
+        if (rooks | cannons | king) & attacks::LINES[sq.index()] == 0 {
             return false;
         }
         let rays = &RAYS[sq.index()];

@@ -58,6 +58,37 @@ pub fn rank_singles(tail: &Tail, base: &[u8; 8], own: u128, sq: &[u8; 8]) -> u64
     )
 }
 
+/// [`rank_singles`] from the E-ranks `e` of the pieces (the first as many as there are
+/// groups; distinct empty points).
+#[inline(always)]
+pub fn rank_singles_eranks(tail: &Tail, base: &[u8; 8], e: &[u8; 8]) -> u64 {
+    by_groups!(tail.groups.len(), rank_eranks_of::<N>(tail, base, e))
+}
+
+/// [`rank_eranks`] of the first `N` E-ranks of `e`.
+#[inline(always)]
+fn rank_eranks_of<const N: usize>(tail: &Tail, base: &[u8; 8], e: &[u8; 8]) -> u64 {
+    let mut first = [0u8; N];
+    first.copy_from_slice(&e[..N]);
+    rank_eranks::<N>(tail, base, &first, None)
+}
+
+/// E-ranks of the first `n` squares of `sq` given the own-half occupancy (0 past them).
+#[inline(always)]
+pub fn eranks(own: u128, sq: &[u8; 8], n: usize) -> [u8; 8] {
+    let mut e = [0u8; 8];
+    for (k, ek) in e[..n.min(8)].iter_mut().enumerate() {
+        *ek = e_rank(own, sq[k]);
+    }
+    e
+}
+
+/// E-rank of the empty square `s` given the own-half occupancy (public form).
+#[inline(always)]
+pub fn erank_of(own: u128, s: u8) -> u8 {
+    e_rank(own, s)
+}
+
 /// Rank of a tail of `N` single pieces on squares `sq` (canonical orientation). With
 /// `first`, group 0's digit is that number instead of its relative index (the folded
 /// numbering, see [`super::plain`]); its square still counts as taken for the others.

@@ -1,9 +1,8 @@
-//! The kinds a kind-ordered piece list must hold, checked a machine word at a time.
+//! The kinds a kind-ordered piece list must hold, and the list's bytes.
 //!
 //! A list entry `(Piece, Square)` is three one-byte values with no padding (asserted), so a
-//! list is a run of initialized bytes. The expected kinds are the same bytes for an expected
-//! list, and a mask keeps the piece bytes and drops the squares: eight bytes of the list
-//! are then checked with one load, one exclusive or and one and.
+//! list is a run of initialized bytes whose squares the fast paths read in place. The
+//! expected kinds are checked entry by entry on the piece bytes alone ([`KindPattern`]).
 
 use crate::board::{Color, Piece, Role, Square};
 use std::mem::{offset_of, size_of};
@@ -35,63 +34,49 @@ pub(super) fn list_bytes(pieces: &[(Piece, Square)]) -> &[u8] {
 /// The expected kinds of a kind-ordered list of one material.
 #[derive(Clone, Debug)]
 pub(super) struct KindPattern {
-    /// The bytes of the expected list (every square a0).
-    bytes: [u8; MAX_PIECES * ENTRY],
-    /// 0xFF on the bytes of the pieces, 0 on those of the squares.
-    mask: [u8; MAX_PIECES * ENTRY],
+    /// The expected piece of each slot (as [`piece_word`]; beyond the material, Red's
+    /// king).
+    kinds: [u16; MAX_PIECES],
 }
 
 impl KindPattern {
     /// The pattern of the lists holding `pieces` in this order (at most 32 are used).
     pub(super) fn new(pieces: impl Iterator<Item = Piece>) -> KindPattern {
-        let mut list = [(Piece::new(Color::Red, Role::King), Square::ALL[0]); MAX_PIECES];
-        for (slot, p) in list.iter_mut().zip(pieces) {
-            slot.0 = p;
+        let mut kinds = [piece_word(Piece::new(Color::Red, Role::King)); MAX_PIECES];
+        for (slot, p) in kinds.iter_mut().zip(pieces) {
+            *slot = piece_word(p);
         }
-        let mut pattern = KindPattern {
-            bytes: [0; MAX_PIECES * ENTRY],
-            mask: [0xFF; MAX_PIECES * ENTRY],
-        };
-        pattern.bytes.copy_from_slice(list_bytes(&list));
-        for i in 0..MAX_PIECES {
-            pattern.mask[i * ENTRY + SQUARE] = 0;
-        }
-        pattern
+        KindPattern { kinds }
     }
 
-    /// Every piece of the list with bytes `bytes` is the expected one (the list has the
-    /// material's length, which the caller checks).
+    /// Every piece of `pieces` is the expected one (the list has the material's length,
+    /// which the caller checks).
+    ///
+    /// The pieces are compared entry by entry, two bytes each, never reading a square:
+    /// callers often rank a list right after writing one square into it, and a wide load
+    /// over that narrow store would wait for it to reach the cache (no store forwarding).
     #[inline(always)]
-    pub(super) fn matches(&self, bytes: &[u8]) -> bool {
-        let n = bytes.len();
-        if n > self.bytes.len() {
+    pub(super) fn matches(&self, pieces: &[(Piece, Square)]) -> bool {
+        if pieces.len() > MAX_PIECES {
             return false;
         }
-        let differ = |o: usize, w: usize| {
-            let word = |b: &[u8]| {
-                let mut x = [0u8; 8];
-                x[..w].copy_from_slice(&b[o..o + w]);
-                u64::from_ne_bytes(x)
-            };
-            (word(bytes) ^ word(&self.bytes)) & word(&self.mask)
-        };
-        if n < 8 {
-            return (0..n).all(|i| differ(i, 1) == 0);
+        let mut differ = 0u16;
+        for (k, &(p, _)) in pieces.iter().enumerate() {
+            differ |= piece_word(p) ^ self.kinds[k & (MAX_PIECES - 1)];
         }
-        // whole words, the last one overlapping the one before
-        let mut acc = differ(n - 8, 8);
-        let mut o = 0;
-        while o + 8 < n {
-            acc |= differ(o, 8);
-            o += 8;
-        }
-        acc == 0
+        differ == 0
     }
+}
+
+/// A piece as one 16-bit value (colour and role).
+#[inline(always)]
+fn piece_word(p: Piece) -> u16 {
+    p.color.index() as u16 | (p.role.index() as u16) << 8
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{list_bytes, KindPattern};
+    use super::KindPattern;
     use crate::board::{Color, Piece, Role, Square};
 
     /// Every list length, word-sized or not: squares may be anything, and a list with any
@@ -106,24 +91,18 @@ mod tests {
             let list: Vec<_> = (0..n)
                 .map(|i| (pieces[i], Square::ALL[(i * 37) % 90]))
                 .collect();
-            assert!(pattern.matches(list_bytes(&list)), "{n} pieces");
+            assert!(pattern.matches(&list), "{n} pieces");
             for k in 0..n {
                 let mut other = list.clone();
                 other[k].1 = Square::ALL[89 - k];
-                assert!(
-                    pattern.matches(list_bytes(&other)),
-                    "{n} pieces, square {k}"
-                );
+                assert!(pattern.matches(&other), "{n} pieces, square {k}");
                 let p = list[k].0;
                 for q in [
                     Piece::new(p.color.other(), p.role),
                     Piece::new(p.color, Role::ALL[(p.role.index() + 1) % 7]),
                 ] {
                     other[k].0 = q;
-                    assert!(
-                        !pattern.matches(list_bytes(&other)),
-                        "{n} pieces, piece {k}"
-                    );
+                    assert!(!pattern.matches(&other), "{n} pieces, piece {k}");
                 }
             }
         }

@@ -64,7 +64,7 @@ impl Split {
             pieces: &[(Piece, Square)],
         ) -> Option<u64> {
             let bytes = list_bytes(pieces);
-            if pieces.len() != total || !kinds.matches(bytes) {
+            if pieces.len() != total || !kinds.matches(pieces) {
                 return None;
             }
             // every slot of the material is below `total` (no square 255)

@@ -4,9 +4,10 @@
 //! the whole placement ([`super::placement`]).
 
 use super::bucket::bucket;
+use super::espace;
 use super::masks::{BELOW, MIRROR_IF};
 use super::placement::PlacementIndex;
-use super::split::TailPlace;
+use super::split::{TailPlace, TailRef};
 use crate::board::{Piece, Square};
 
 /// Prepared ranking of placements that differ from one placement by a single moved piece
@@ -19,6 +20,10 @@ pub struct TailCtx {
     occ: u128,
     tail: TailPlace,
     mirrored: bool,
+    /// For a tail of single pieces: their E-ranks and the points they take (so a move
+    /// ranks with the moved piece's E-rank alone).
+    e: [u8; 8],
+    tail_occ: u128,
 }
 
 /// Prepared ranking of the placements that differ from one placement only by where one
@@ -64,12 +69,22 @@ impl PlacementIndex {
         self.locate(&b, own, |loc, tail| {
             let split = &self.splits[loc.split];
             let base = split.base_of(loc.ir, loc.ib, loc.b_mirrored)?;
+            let n = split.tail.groups.len();
+            let (e, tail_occ) = match tail {
+                TailRef::Singles(sq) => (
+                    espace::eranks(loc.occ, sq, n),
+                    sq[..n].iter().fold(0u128, |o, &s| o | 1u128 << s),
+                ),
+                TailRef::Masks(_) => ([0; 8], 0),
+            };
             Some(TailCtx {
                 split: loc.split,
                 base: split.offset + base,
                 occ: loc.occ,
                 tail: tail.to_owned(),
                 mirrored: loc.mirrored,
+                e,
+                tail_occ,
             })
         })
     }
@@ -91,14 +106,15 @@ impl PlacementIndex {
         };
         let tail = match &ctx.tail {
             TailPlace::Singles(sq) => {
-                let mut sq = *sq;
+                // the other pieces' E-ranks as prepared, the moved one's anew
                 let j = sq[..n].iter().position(|&s| s == f)?;
-                let tail_occ = sq[..n].iter().fold(0, |o, &s| o | 1u128 << s);
-                if !free(j, tail_occ) {
+                if !free(j, ctx.tail_occ) {
                     return None;
                 }
-                sq[j] = t;
-                TailPlace::Singles(sq)
+                let mut e = ctx.e;
+                e[j] = espace::erank_of(ctx.occ, t);
+                let x = espace::rank_singles_eranks(&split.tail, &split.single_base, &e);
+                return Some(ctx.base + x);
             }
             TailPlace::Masks(m) => {
                 let mut masks = *m;

@@ -81,7 +81,12 @@ fn with_turn(pos: &Position, side: Color) -> Position {
 /// After the capture `m`, the captured side could legally take back on `m.to()`.
 fn protected(pos: &Position, m: Move) -> bool {
     let after = pos.after(m);
-    after.capture_moves().iter().any(|c| c.to() == m.to())
+    // one of its legal captures lands there: each of its pieces asked for that one move
+    // (no generation of every capture)
+    let to = m.to();
+    Iterator::any(&mut after.by_color(after.turn()), |a| {
+        after.is_legal(Move::new(a, to))
+    })
 }
 
 /// The victim of the capture `m` could legally capture the attacker back from where it
