@@ -107,29 +107,18 @@ impl Slots {
 
     /// Call `f` for every index in `start..end` (`start` a multiple of 64) that has a byte
     /// equal to `v`.
+    #[inline]
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
-        if start >= end {
-            return;
-        }
-        let mut s = self.slot(start);
-        for w in start / 64..end.div_ceil(64) {
-            let mut bits = self.open.word(w);
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if i >= end {
-                    return;
-                }
-                if self.bytes.get(s) == v {
-                    f(i);
-                }
-                s += 1;
+        self.each(start, end, |i, b| {
+            if b == v {
+                f(i)
             }
-        }
+        })
     }
 
     /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
     /// has a byte.
+    #[inline]
     pub fn each(&self, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
         if start >= end {
             return;
