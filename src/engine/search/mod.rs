@@ -66,14 +66,13 @@ pub struct Info {
     pub hashfull: u32,
 }
 
-/// What one search of a game hands to the next: the quiet-move and capture histories, the
-/// counter moves and the killers (empty at the start of a game).
+/// What one search of a game hands to the next: the quiet-move and capture histories and
+/// the counter moves (empty at the start of a game).
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     history: Vec<i32>,
     capture_history: Vec<i32>,
     counters: Vec<Option<Move>>,
-    killers: Vec<[Option<Move>; 2]>,
 }
 
 /// The search state.
@@ -167,8 +166,7 @@ impl<'a> Searcher<'a> {
 
     /// Start from what an earlier search (the game's previous move) learnt: its history,
     /// each entry halved so that old successes weigh less (s27; the capture history too,
-    /// s33), its counter moves (s29)
-    /// and its killers, shifted by two plies (s32). An empty memory changes nothing.
+    /// s33), and its counter moves (s29). An empty memory changes nothing.
     pub fn load_memory(&mut self, m: &Memory) {
         if m.history.len() == self.history.len() {
             for (d, &s) in self.history.iter_mut().zip(&m.history) {
@@ -183,11 +181,6 @@ impl<'a> Searcher<'a> {
         if m.counters.len() == self.counters.len() {
             self.counters.copy_from_slice(&m.counters);
         }
-        // the next search starts two plies further into the game (this side's move and the
-        // reply): its ply p is the earlier search's ply p + 2
-        for (d, s) in self.killers.iter_mut().zip(m.killers.iter().skip(2)) {
-            *d = *s;
-        }
     }
 
     /// Keep what this search learnt for the next one (see [`Searcher::load_memory`]).
@@ -195,8 +188,6 @@ impl<'a> Searcher<'a> {
         m.history.clone_from(&self.history);
         m.capture_history.clone_from(&self.capture_history);
         m.counters.clone_from(&self.counters);
-        m.killers.clear();
-        m.killers.extend_from_slice(&self.killers);
     }
 
     fn should_stop(&mut self) -> bool {
