@@ -114,7 +114,6 @@ impl Searcher<'_> {
         // the hash move first, before generating the others
         let first =
             tt_move.filter(|&m| self.pos.is_legal(m) && !(root && self.banned.contains(&m)));
-        let counter = self.counter();
         let mut generated = false;
         let mut picker: Option<Picker> = None;
         loop {
@@ -183,11 +182,6 @@ impl Searcher<'_> {
                     // a move whose quiet tries cut off often is reduced less, and more
                     // when they rarely do
                     r -= hist / (HISTORY_MAX / 2);
-                    // the killers and the counter move one ply less (s35)
-                    let k = &self.killers[ply as usize];
-                    if k[0] == Some(m) || k[1] == Some(m) || counter == Some(m) {
-                        r -= 1;
-                    }
                     r = r.min(depth - 2).max(0);
                 }
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
