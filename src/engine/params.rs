@@ -51,13 +51,6 @@ pub const FUTILITY_MARGIN: i32 = 90;
 pub const LMP_DEPTH: i32 = 4;
 /// Late move pruning base count.
 pub const LMP_BASE: usize = 4;
-/// History pruning (s34): up to this depth, a quiet non-checking move (not the first)
-/// whose history is below -[`HISTORY_PRUNE`] per ply is not searched.
-pub const HISTORY_PRUNE_DEPTH: i32 = 3;
-/// History pruning threshold per ply. Measured over 20 searches of 300 ms along a game
-/// (s31's history, carried): of the quiet moves at depth ≤ 3 that reach the pruning tests,
-/// 0-10 % lie below -4,096 per ply, 5-45 % below -2,048, 25-70 % below -1,024.
-pub const HISTORY_PRUNE: i32 = 2048;
 /// Late move reductions start after this many moves.
 pub const LMR_MOVES: usize = 3;
 /// Quiescence: skip captures that cannot raise alpha by this margin.

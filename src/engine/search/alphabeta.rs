@@ -7,8 +7,7 @@ use super::pruning::lmr;
 use super::{Searcher, MAX_PLY};
 use crate::board::Move;
 use crate::engine::params::{
-    FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, HISTORY_PRUNE, HISTORY_PRUNE_DEPTH, LMP_BASE,
-    LMP_DEPTH, LMR_MOVES,
+    FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH, LMR_MOVES,
 };
 use crate::engine::score::{INF, MATE, MATE_BOUND};
 use crate::engine::tt::Bound;
@@ -153,11 +152,7 @@ impl Searcher<'_> {
             let gives_check = *self.checks.last().unwrap_or(&false);
             if searched > 0 && !capture && !gives_check && prune_ok {
                 let late = depth <= LMP_DEPTH && quiets >= lmp_limit;
-                // history pruning (s34): a quiet move that keeps failing to cut off
-                let hopeless = depth <= HISTORY_PRUNE_DEPTH
-                    && self.history[m.from().index() * 90 + m.to().index()]
-                        < -HISTORY_PRUNE * depth;
-                if futile || late || hopeless {
+                if futile || late {
                     self.unmake(m, u, ev);
                     continue;
                 }
