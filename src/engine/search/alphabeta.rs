@@ -10,7 +10,6 @@ use crate::engine::params::{
     FUTILITY_BASE, FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_BASE, LMP_DEPTH, LMR_MOVES,
 };
 use crate::engine::score::{INF, MATE, MATE_BOUND};
-use crate::engine::see::loses_material;
 use crate::engine::tt::Bound;
 
 impl Searcher<'_> {
@@ -148,13 +147,6 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            // a late capture that loses material by exchange is reduced like a quiet move
-            // (s36)
-            let bad_capture = capture
-                && searched >= LMR_MOVES
-                && depth >= 3
-                && !in_check
-                && loses_material(&self.pos, m);
             let ev = self.ev;
             let u = self.make(m);
             let gives_check = *self.checks.last().unwrap_or(&false);
@@ -186,8 +178,6 @@ impl Searcher<'_> {
                     // when they rarely do
                     r -= hist / (HISTORY_MAX / 2);
                     r = r.min(depth - 2).max(0);
-                } else if bad_capture && !gives_check {
-                    r = (lmr(depth, i) + if pv_node { 0 } else { 1 }).min(depth - 2);
                 }
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && (r > 0 || pv_node) {
