@@ -64,17 +64,11 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 }
 
 impl Searcher<'_> {
-    /// Captures for quiescence, by MVV-LVA and the capture history as in the main search
-    /// (s39; the static exchange test comes later, for the captures the delta test keeps).
+    /// Captures for quiescence, by MVV-LVA alone (the static exchange test comes later, for
+    /// the captures the delta test keeps).
     pub(super) fn order_captures(&self, moves: &MoveList) -> Picker {
         Picker {
-            list: moves
-                .iter()
-                .map(|&m| {
-                    let c = self.capture_history[capture_index(&self.pos, m)] / 16;
-                    (mvv_lva(&self.pos, m) + c, m)
-                })
-                .collect(),
+            list: moves.iter().map(|&m| (mvv_lva(&self.pos, m), m)).collect(),
             next: 0,
         }
     }
