@@ -2,7 +2,7 @@
 //! moves (hash move first) with futility and late-move pruning, late move reductions and
 //! the history, killer and counter-move updates of a cut-off.
 
-use super::ordering::{capture_index, Picker, HISTORY_MAX};
+use super::ordering::{Picker, HISTORY_MAX};
 use super::pruning::lmr;
 use super::{Searcher, MAX_PLY};
 use crate::board::Move;
@@ -102,8 +102,6 @@ impl Searcher<'_> {
         let mut quiets = 0usize;
         // the quiet moves searched here, to lower their history when another move cuts off
         let mut tried: arrayvec::ArrayVec<Move, 128> = arrayvec::ArrayVec::new();
-        // the captures searched here (capture-history indices), likewise
-        let mut tried_captures: arrayvec::ArrayVec<usize, 128> = arrayvec::ArrayVec::new();
         // futility and late-move pruning of quiet moves near the leaves
         let prune_ok = !pv_node && !in_check && !root && alpha.abs() < MATE_BOUND;
         let futile = prune_ok
@@ -142,11 +140,6 @@ impl Searcher<'_> {
                 }
             };
             let capture = self.pos.piece_at(m.to()).is_some();
-            let cap_index = if capture {
-                capture_index(&self.pos, m)
-            } else {
-                0
-            };
             let ev = self.ev;
             let u = self.make(m);
             let gives_check = *self.checks.last().unwrap_or(&false);
@@ -198,19 +191,15 @@ impl Searcher<'_> {
                     head[ply as usize].push(m);
                     head[ply as usize].extend_from_slice(&tail[0]);
                     if s >= beta {
-                        if capture {
-                            self.reward_capture(cap_index, depth, &tried_captures);
-                        } else {
+                        if !capture {
                             self.reward_cutoff(m, depth, ply as usize, &tried);
                         }
                         break;
                     }
                 }
             }
-            // the lists hold every move of the position at most once
-            if capture {
-                let _ = tried_captures.try_push(cap_index);
-            } else {
+            if !capture {
+                // the list holds every move of the position at most once
                 let _ = tried.try_push(m);
             }
         }

@@ -66,12 +66,11 @@ pub struct Info {
     pub hashfull: u32,
 }
 
-/// What one search of a game hands to the next: the quiet-move and capture histories and
-/// the counter moves (empty at the start of a game).
+/// What one search of a game hands to the next: the quiet-move history and the counter
+/// moves (empty at the start of a game).
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     history: Vec<i32>,
-    capture_history: Vec<i32>,
     counters: Vec<Option<Move>>,
 }
 
@@ -87,8 +86,6 @@ pub struct Searcher<'a> {
     tb: Option<&'a Tablebases>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
-    /// Captures that cut off, by mover, target square and captured role (s33).
-    capture_history: Vec<i32>,
     /// The quiet move that last refuted each move (by its from and to squares).
     counters: Vec<Option<Move>>,
     pv: Vec<Vec<Move>>,
@@ -140,7 +137,6 @@ impl<'a> Searcher<'a> {
             tb,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 90 * 90],
-            capture_history: vec![0; ordering::CAPTURE_HISTORY],
             counters: vec![None; 90 * 90],
             pv: vec![Vec::new(); MAX_PLY + 1],
             nodes: 0,
@@ -165,16 +161,11 @@ impl<'a> Searcher<'a> {
     }
 
     /// Start from what an earlier search (the game's previous move) learnt: its history,
-    /// each entry halved so that old successes weigh less (s27; the capture history too,
-    /// s33), and its counter moves (s29). An empty memory changes nothing.
+    /// each entry halved so that old successes weigh less (s27), and its counter moves
+    /// (s29). An empty memory changes nothing.
     pub fn load_memory(&mut self, m: &Memory) {
         if m.history.len() == self.history.len() {
             for (d, &s) in self.history.iter_mut().zip(&m.history) {
-                *d = s / 2;
-            }
-        }
-        if m.capture_history.len() == self.capture_history.len() {
-            for (d, &s) in self.capture_history.iter_mut().zip(&m.capture_history) {
                 *d = s / 2;
             }
         }
@@ -186,7 +177,6 @@ impl<'a> Searcher<'a> {
     /// Keep what this search learnt for the next one (see [`Searcher::load_memory`]).
     pub fn save_memory(&self, m: &mut Memory) {
         m.history.clone_from(&self.history);
-        m.capture_history.clone_from(&self.capture_history);
         m.counters.clone_from(&self.counters);
     }
 

@@ -42,19 +42,6 @@ fn history_update(h: &mut i32, bonus: i32) {
     *h += b - *h * b.abs() / HISTORY_MAX;
 }
 
-/// Index of a capture in the capture history: the mover's colour and role, the target
-/// square and the captured role (2 · 7 · 90 · 7 entries).
-pub(super) fn capture_index(pos: &Position, m: Move) -> usize {
-    let (Some(mover), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) else {
-        return 0;
-    };
-    ((mover.color as usize * 7 + mover.role.index()) * 90 + m.to().index()) * 7
-        + victim.role.index()
-}
-
-/// Entries of the capture history.
-pub(super) const CAPTURE_HISTORY: usize = 2 * 7 * 90 * 7;
-
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).map_or(0, |p| VALUE[p.role.index()].0);
     let attacker = pos
@@ -88,14 +75,10 @@ impl Searcher<'_> {
                     1 << 30
                 } else if self.pos.piece_at(m.to()).is_some() {
                     // captures that lose material by exchange go after the quiet moves
-                    // after MVV-LVA, how often this capture cut off (s33): a sixteenth of
-                    // its capture history (±1,024) reorders captures of like value
-                    let c = mvv_lva(&self.pos, m)
-                        + self.capture_history[capture_index(&self.pos, m)] / 16;
                     if loses_material(&self.pos, m) {
-                        -(1 << 22) + c
+                        -(1 << 22) + mvv_lva(&self.pos, m)
                     } else {
-                        (1 << 24) + c
+                        (1 << 24) + mvv_lva(&self.pos, m)
                     }
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 23
@@ -112,16 +95,6 @@ impl Searcher<'_> {
         Picker {
             list: scored,
             next: 0,
-        }
-    }
-
-    /// A capture cut off at `depth`: its capture history rises (the capture's index
-    /// `hit`), and that of the captures `tried` before it falls by as much (s33).
-    pub(super) fn reward_capture(&mut self, hit: usize, depth: i32, tried: &[usize]) {
-        let bonus = (depth * depth * 32).min(4096);
-        history_update(&mut self.capture_history[hit], bonus);
-        for &q in tried {
-            history_update(&mut self.capture_history[q], -bonus);
         }
     }
 
