@@ -13,6 +13,11 @@ pub(super) const CHUNK: usize = 4096;
 /// cheaper untracked.
 pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
 
+/// At most this many changes (eight bytes each) of a full clean-up sweep are recorded: a
+/// sweep with more is not tracked, whatever the table's size (KRNKR's tracked sweeps change
+/// at most about 3,000 flags; the record stays far below the peak's noise).
+pub(super) const SETTLE_LOG_CAP: u64 = 8192;
+
 /// A round of the repetition rules starts from the previous round's clean-up (see
 /// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come
 /// back, are fewer than this fraction of the table's positions.

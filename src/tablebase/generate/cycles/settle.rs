@@ -53,12 +53,26 @@ impl Dirty {
     }
 }
 
+/// A recorded change: position `i` with `side` to move, its flags changed by `delta`.
+fn pack(i: usize, side: Color, delta: u8) -> u64 {
+    (i as u64) | ((side.index() as u64) << 40) | ((delta as u64) << 48)
+}
+
+fn unpack(e: u64) -> (usize, Color, u8) {
+    let side = if (e >> 40) & 1 == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    ((e & ((1 << 40) - 1)) as usize, side, (e >> 48) as u8)
+}
+
 /// The indices a clean-up sweep examines.
 #[derive(Copy, Clone)]
 enum Scope<'a> {
     /// Every open position; while they are fewer than the bound, the changes are recorded
-    /// (position, side, flags changed) so that what they affect can be marked afterwards.
-    All(&'a Mutex<Vec<(usize, Color, u8)>>, u64),
+    /// (see [`pack`]) so that what they affect can be marked afterwards.
+    All(&'a Mutex<Vec<u64>>, u64),
     /// The marked positions (taken from the worklist; changes mark more).
     Marked(&'a Dirty),
 }
@@ -108,7 +122,7 @@ impl Gen<'_> {
                         Scope::Marked(d) => self.changed(i, side, f ^ g, d),
                         Scope::All(log, bound) => {
                             if before < bound {
-                                log.lock().unwrap_or_else(|e| e.into_inner()).push((
+                                log.lock().unwrap_or_else(|e| e.into_inner()).push(pack(
                                     i,
                                     side,
                                     f ^ g,
@@ -177,7 +191,7 @@ impl Gen<'_> {
 
     /// Run a clean-up pass to its fixpoint: full sweeps (alternating kinds) while they change
     /// many flags; a full sweep that changes few ([`params::SETTLE_TRACK_BELOW`] of the
-    /// table) has recorded its changes, and what they affect is marked in `dirty` after it
+    /// table, at most [`params::SETTLE_LOG_CAP`]) has recorded its changes, and what they affect is marked in `dirty` after it
     /// (a *tracked* sweep). After two tracked full sweeps in a row (one of each kind) the
     /// fixpoint is finished over the marked indices only: each kind's positions were all
     /// examined after the last untracked change (the sweep before those two, of the second
@@ -186,7 +200,8 @@ impl Gen<'_> {
     /// sweeps of a round change a few thousand flags among millions).
     fn settle_full(&self, pass: Pass, dirty: &Dirty) {
         // (a sweep without changes is tracked in any table)
-        let few = ((self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64).max(1);
+        let few = ((self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64)
+            .clamp(1, params::SETTLE_LOG_CAP);
         let log = Mutex::new(Vec::new());
         let (mut lose, mut tracked) = (true, 0);
         while tracked < 2 {
@@ -194,7 +209,8 @@ impl Gen<'_> {
             let changed = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
             if changes < few {
                 tracked += 1;
-                changed.par_iter().for_each(|&(i, side, delta)| {
+                changed.par_iter().for_each(|&e| {
+                    let (i, side, delta) = unpack(e);
                     self.changed(i, side, delta, dirty);
                 });
             } else {
