@@ -155,17 +155,17 @@ pub fn chase_attacks(pos: &Position, by: Color) -> MoveList {
     out
 }
 
-/// Whether the move `m` (of the threatened side) gets away from the chase attack `a`, as the
-/// marking of cycle positions sees it: the attacked piece leaves the attack's line (or moves
-/// along it out of reach), or another move makes the attack stop counting.
-fn escapes_marking(pos: &Position, a: Move, m: Move) -> bool {
-    let after = pos.after(m);
+/// Whether the move `m` (of the threatened side; `after` is the position it leads to) gets
+/// away from the chase attack `a`, as the marking of cycle positions sees it: the attacked
+/// piece leaves the attack's line (or moves along it out of reach), or another move makes
+/// the attack stop counting.
+fn escapes_marking(after: &Position, a: Move, m: Move) -> bool {
     if m.from() == a.to() {
         let along = (same_file(a.from(), a.to()) && same_file(m.from(), m.to()))
             || (same_rank(a.from(), a.to()) && same_rank(m.from(), m.to()));
-        !along || !is_chase_attack(&after, Move::new(a.from(), m.to()))
+        !along || !is_chase_attack(after, Move::new(a.from(), m.to()))
     } else {
-        !is_chase_attack(&after, a)
+        !is_chase_attack(after, a)
     }
 }
 
@@ -178,7 +178,8 @@ pub fn escaping_moves(pos: &Position) -> MoveList {
         return out;
     }
     for m in pos.quiet_moves() {
-        if attacks.iter().any(|&a| escapes_marking(pos, a, m)) {
+        let after = pos.after(m);
+        if attacks.iter().any(|&a| escapes_marking(&after, a, m)) {
             out.push(m);
         }
     }

@@ -77,12 +77,13 @@ mod reopen;
 mod settle;
 
 use super::bytes::Bits;
-use super::{code, tail_move, Gen, Mode, CHUNK};
+use super::{code, tail_move, Gen, CHUNK};
 use crate::board::rules::escaping_moves;
 use crate::board::{Color, Move, Position};
 use crate::index::{PieceList, TailCtx};
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use settle::{Dirty, Pass};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -300,8 +301,9 @@ impl Gen<'_> {
     }
 
     /// Step 3 for the benefit of the other side: rule the violators among the open positions
-    /// of `side`. Returns how many.
-    fn rule(&self, order: u8, side: Color) -> u64 {
+    /// of `side`, each marked in `front` (the first frontier of the propagation). Returns
+    /// how many.
+    fn rule(&self, order: u8, side: Color, front: &Bits) -> u64 {
         let count = AtomicU64::new(0);
         self.each_open(side, |i| {
             let f = self.aux[side.index()].get(i);
@@ -316,6 +318,7 @@ impl Gen<'_> {
             if let Some(kind) = kind {
                 self.val[side.index()].set(i, code::make(order, kind));
                 self.aux[side.index()].set(i, 0);
+                front.set(i);
                 count.fetch_add(1, Relaxed);
             }
             false
@@ -323,11 +326,14 @@ impl Gen<'_> {
         count.into_inner()
     }
 
-    /// Plain propagation of the rulings of `loser` in round `order`: step `t` un-moves the
-    /// positions decided at step `t` (losses of `loser` at even `t`, wins of the other side
-    /// at odd `t`).
-    fn propagate(&self, order: u8, loser: Color) -> Result<(), TbError> {
+    /// Plain propagation of the rulings of `loser` in round `order` (marked in `fronts[0]`,
+    /// `fronts[1]` empty): step `t` un-moves the positions decided at step `t` (losses of
+    /// `loser` at even `t`, wins of the other side at odd `t`), taken from one bit array
+    /// while the positions they decide are marked in the other (both are empty at the end).
+    /// A step visits its frontier only, not the whole table.
+    fn propagate(&self, order: u8, loser: Color, fronts: [&Bits; 2]) -> Result<(), TbError> {
         let n = self.size();
+        let [mut now, mut next] = fronts;
         let mut t: u8 = 0;
         loop {
             let x = if t.is_multiple_of(2) { loser } else { !loser };
@@ -335,27 +341,61 @@ impl Gen<'_> {
             let stamp = t
                 .checked_add(1)
                 .ok_or(TbError::DtmOverflow(self.material))?;
+            let words = now.words();
             (0..self.chunks()).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
-                aux.scan(start, end, t, |i| {
-                    let v = val.get(i);
-                    let frontier = v & code::OPEN == 0
-                        && code::order(v) == order
-                        && if t.is_multiple_of(2) {
-                            code::is_loss(v)
-                        } else {
-                            code::is_win(v)
-                        };
-                    if frontier {
-                        self.retro_own(i as u64, x, v, stamp, Mode::Counting(order));
+                let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+                for w in c * CHUNK / 64..((c + 1) * CHUNK / 64).min(words) {
+                    let mut bits = now.take(w);
+                    while bits != 0 {
+                        let i = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if i < n {
+                            self.retro_front(i, x, order, stamp, next, &mut preds);
+                        }
                     }
-                });
+                }
             });
             if self.assigned.load(Relaxed) == 0 {
                 return self.check_fault();
             }
+            std::mem::swap(&mut now, &mut next);
             t = stamp;
+        }
+    }
+
+    /// Un-move the position `i` (side `x` to move) decided in the propagation of round
+    /// `order` into its predecessors; those it decides are marked in `next`.
+    fn retro_front(
+        &self,
+        i: usize,
+        x: Color,
+        order: u8,
+        stamp: u8,
+        next: &Bits,
+        preds: &mut ArrayVec<u64, 512>,
+    ) {
+        preds.clear();
+        let Some(dedupe) = self.predecessors(i as u64, x, preds) else {
+            return;
+        };
+        let loss = code::is_loss(self.val[x.index()].get(i));
+        let y = !x;
+        let val = &self.val[y.index()];
+        for &q in preds.iter() {
+            val.prefetch(q as usize);
+        }
+        if dedupe {
+            preds.sort_unstable();
+        }
+        let mut last = u64::MAX;
+        for &q in preds.iter() {
+            if dedupe && q == last {
+                continue;
+            }
+            last = q;
+            if self.apply_counting(q as usize, y, loss, order, stamp) {
+                next.set(q as usize);
+            }
         }
     }
 }
@@ -415,11 +455,13 @@ pub(super) fn run(
             );
         }
         g.check_fault()?;
+        // the worklist bits carry the propagation's frontiers (empty again after it)
+        dirty.clear();
         for root in Color::ALL {
             if done[root.index()] {
                 continue;
             }
-            let ruled = g.rule(order, !root);
+            let ruled = g.rule(order, !root, &dirty.lose);
             if std::env::var_os("XQDB_PHASES").is_some() {
                 eprintln!("  round {order}: {ruled} positions of {} ruled", !root);
             }
@@ -428,7 +470,7 @@ pub(super) fn run(
                 continue;
             }
             any = true;
-            g.propagate(order, !root)?;
+            g.propagate(order, !root, [&dirty.lose, &dirty.win])?;
         }
         if std::env::var_os("XQDB_PHASES").is_some() {
             eprintln!(
@@ -511,31 +553,24 @@ mod tests {
         assert!(g.capture_draw(red, 5) && !g.capture_draw(red, 7));
         // two successors turn out wins for the opponent: a loss at the second
         let win = code::make(2, code::WIN);
-        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        g.apply_counting(5, red, false, 2, 9);
         assert_eq!(val.get(5), code::OPEN | code::CAPDRAW | 1);
         assert!(g.capture_draw(red, 5), "the flag stays while open");
-        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        g.apply_counting(5, red, false, 2, 9);
         assert_eq!(val.get(5), code::make(2, code::LOSS));
         assert_eq!(g.aux[red.index()].get(5), 9);
         assert!(!g.capture_draw(red, 5), "a decided position has no flag");
         // a lost successor: a win, whatever the counter
-        g.apply(
-            6,
-            red,
-            true,
-            code::make(2, code::LOSS),
-            9,
-            Mode::Counting(2),
-        );
+        g.apply_counting(6, red, true, 2, 9);
         assert_eq!(val.get(6), win);
-        g.apply(7, red, false, win, 9, Mode::Counting(2));
+        g.apply_counting(7, red, false, 2, 9);
         assert_eq!(val.get(7), code::OPEN | 1);
         assert_eq!(g.assigned.load(Relaxed), 2);
         // with the bit arrays the counters keep seven bits
         let n = index.size() as usize;
         let g = wide_gen(&index, Some([Bits::new(n), Bits::new(n)]));
         g.val[red.index()].set(5, code::OPEN | 65);
-        g.apply(5, red, false, win, 9, Mode::Counting(2));
+        g.apply_counting(5, red, false, 2, 9);
         assert_eq!(g.val[red.index()].get(5), code::OPEN | 64);
         assert!(!g.capture_draw(red, 5));
         g.capdraw.as_ref().expect("bit arrays")[red.index()].set(5);

@@ -239,9 +239,6 @@ fn tail_move(p: Piece, a: Square, b: Square) -> bool {
 /// How a decided successor acts on its predecessors.
 #[derive(Copy, Clone)]
 enum Mode {
-    /// Step 3's propagation: open predecessors hold a counter in the value byte; decisions
-    /// get a code of this round number, and their step in the auxiliary byte.
-    Counting(u8),
     /// Step 2 in the compact layout (see [`compact`]): decisions get their level in the
     /// value byte.
     Compact,

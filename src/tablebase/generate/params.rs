@@ -3,12 +3,20 @@
 /// Positions per parallel work item of a pass over the table.
 pub(super) const CHUNK: usize = 4096;
 
-/// A clean-up sweep of the repetition rules that changes fewer flags than this fraction of
-/// the table's positions switches the clean-up to worklist sweeps (see
-/// `cycles::Gen::settle_full`). At 1/1000 KRNKR's rounds run 4 full sweeps (millions of
-/// changes, then about 10^5), 2 tracked ones (a few hundred) and a few small worklist
-/// sweeps, instead of 10 full sweeps.
+/// A full clean-up sweep of the repetition rules that changes fewer flags than this fraction
+/// of the table's positions is *tracked*: it records its changes and marks what they affect,
+/// and after two tracked sweeps in a row the clean-up goes on by worklist sweeps (see
+/// `cycles::Gen::settle_full`). At 1/1000 KRNKR's rounds run 4 untracked full sweeps
+/// (millions of changes, then about 10^5), 2 tracked ones (a few hundred to a few thousand
+/// changes) and a few small worklist sweeps, instead of 10 full sweeps. Marking what a
+/// change affects costs tens of predecessor generations, so a sweep of 10^5 changes is
+/// cheaper untracked.
 pub(super) const SETTLE_TRACK_BELOW: f64 = 0.001;
+
+/// At most this many changes (eight bytes each) of a full clean-up sweep are recorded: a
+/// sweep with more is not tracked, whatever the table's size (KRNKR's tracked sweeps change
+/// at most about 3,000 flags; the record stays far below the peak's noise).
+pub(super) const SETTLE_LOG_CAP: u64 = 8192;
 
 /// A round of the repetition rules starts from the previous round's clean-up (see
 /// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come

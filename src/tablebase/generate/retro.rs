@@ -5,6 +5,41 @@
 use super::*;
 
 impl Gen<'_> {
+    /// Step 3's propagation (open predecessors hold a counter in the value byte; decisions
+    /// get a code of this round number, and their step in the auxiliary byte): a decided successor (loss or not) of round `order` reaches the
+    /// open predecessor `q`, un-moved at step `stamp - 1` of the propagation. True when
+    /// this call decided `q` (exactly one call does).
+    #[inline]
+    pub(super) fn apply_counting(
+        &self,
+        q: usize,
+        side: Color,
+        child_loss: bool,
+        order: u8,
+        stamp: u8,
+    ) -> bool {
+        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        let decided = if child_loss {
+            let win = code::make(order, code::WIN);
+            val.update(q, |b| (b & code::OPEN != 0).then_some(win))
+                .is_ok()
+        } else {
+            let loss = code::make(order, code::LOSS);
+            // (a counter of at least 2 counts down without touching the flag above)
+            let mask = self.counter_mask();
+            let r = val.update(q, |b| {
+                (b & code::OPEN != 0).then_some(if b & mask <= 1 { loss } else { b - 1 })
+            });
+            // only the thread that takes the last successor sees a count of 1
+            matches!(r, Ok(b) if b & mask <= 1)
+        };
+        if decided {
+            aux.set(q, stamp);
+            self.assigned.fetch_add(1, Relaxed);
+        }
+        decided
+    }
+
     /// A decided successor (loss or not, with its code) reaches the predecessor `q`.
     #[inline]
     pub(super) fn apply(
@@ -17,33 +52,9 @@ impl Gen<'_> {
         mode: Mode,
     ) {
         let q = q as usize;
-        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        let val = &self.val[side.index()];
         match mode {
             Mode::Compact => self.apply_compact(q, side, child_loss, stamp),
-            Mode::Counting(order) => {
-                if child_loss {
-                    let win = code::make(order, code::WIN);
-                    if val
-                        .update(q, |b| (b & code::OPEN != 0).then_some(win))
-                        .is_ok()
-                    {
-                        aux.set(q, stamp);
-                        self.assigned.fetch_add(1, Relaxed);
-                    }
-                } else {
-                    let loss = code::make(order, code::LOSS);
-                    // (a counter of at least 2 counts down without touching the flag above)
-                    let mask = self.counter_mask();
-                    let r = val.update(q, |b| {
-                        (b & code::OPEN != 0).then_some(if b & mask <= 1 { loss } else { b - 1 })
-                    });
-                    if matches!(r, Ok(b) if b & mask <= 1) {
-                        // only the thread that takes the last successor gets here
-                        aux.set(q, stamp);
-                        self.assigned.fetch_add(1, Relaxed);
-                    }
-                }
-            }
             Mode::Dtm => {
                 // the compact layout of step 4 (see [`dtm`]): a level, or a marker, or a
                 // loss's counter
@@ -251,7 +262,7 @@ impl Gen<'_> {
             let next = level + 1;
             self.safe_point(match mode {
                 Mode::Dtm => Step::Dtm { next },
-                Mode::Counting(_) | Mode::Compact => Step::Levels { next },
+                Mode::Compact => Step::Levels { next },
             })?;
             level += 1;
         }

@@ -105,17 +105,6 @@ impl Slots {
         self.bytes.update(self.slot(i), f)
     }
 
-    /// Call `f` for every index in `start..end` (`start` a multiple of 64) that has a byte
-    /// equal to `v`.
-    #[inline]
-    pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
-        self.each(start, end, |i, b| {
-            if b == v {
-                f(i)
-            }
-        })
-    }
-
     /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
     /// has a byte.
     #[inline]
@@ -315,7 +304,11 @@ mod tests {
             s.set(i, (k % 5) as u8);
         }
         let mut hits = Vec::new();
-        s.scan(640, 1500, 2, |i| hits.push(i));
+        s.each(640, 1500, |i, b| {
+            if b == 2 {
+                hits.push(i)
+            }
+        });
         let want: Vec<usize> = open
             .iter()
             .enumerate()

@@ -16,6 +16,7 @@ use crate::tablebase::generate::{params, Gen, CHUNK};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// The strength of a clean-up pass: how much of the chase analysis it applies (see the
 /// module documentation). A weaker first strength, in which an escape into a chaser's
@@ -52,30 +53,39 @@ impl Dirty {
     }
 }
 
+/// A recorded change: position `i` with `side` to move, its flags changed by `delta`.
+fn pack(i: usize, side: Color, delta: u8) -> u64 {
+    (i as u64) | ((side.index() as u64) << 40) | ((delta as u64) << 48)
+}
+
+fn unpack(e: u64) -> (usize, Color, u8) {
+    let side = if (e >> 40) & 1 == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    ((e & ((1 << 40) - 1)) as usize, side, (e >> 48) as u8)
+}
+
 /// The indices a clean-up sweep examines.
 #[derive(Copy, Clone)]
 enum Scope<'a> {
-    /// Every open position.
-    All,
-    /// Every open position; what a change affects is marked in the worklist.
-    AllTracked(&'a Dirty),
+    /// Every open position; while they are fewer than the bound, the changes are recorded
+    /// (see [`pack`]) so that what they affect can be marked afterwards.
+    All(&'a Mutex<Vec<u64>>, u64),
     /// The marked positions (taken from the worklist; changes mark more).
     Marked(&'a Dirty),
 }
 
 impl Gen<'_> {
-    /// One clean-up sweep over both sides, over every open position (`dirty` None) or the
-    /// indices marked in `dirty` (then a position whose flags change marks itself, its
-    /// predecessors and, when a flag its grandparents read changed, theirs, for both kinds of
-    /// sweep): `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. True when
-    /// a flag changed.
+    /// One clean-up sweep over both sides, over every open position or the indices marked
+    /// in the worklist (then a position whose flags change marks itself, its predecessors
+    /// and, when a flag its grandparents read changed, theirs, for both kinds of sweep):
+    /// `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. Returns how many
+    /// positions changed.
     fn sweep(&self, lose: bool, pass: Pass, scope: Scope) -> u64 {
         let n = self.size();
         let changes = AtomicU64::new(0);
-        let dirty = match scope {
-            Scope::All => None,
-            Scope::AllTracked(d) | Scope::Marked(d) => Some(d),
-        };
         let want = if lose { CL | ZL } else { CW | ZW };
         let visit = |i: usize| {
             // the placement is decoded once for both sides to move
@@ -107,16 +117,25 @@ impl Gen<'_> {
                 };
                 if g != f {
                     aux.set(i, g);
-                    if let Some(d) = dirty {
-                        self.changed(i, side, f ^ g, d);
+                    let before = changes.fetch_add(1, Relaxed);
+                    match scope {
+                        Scope::Marked(d) => self.changed(i, side, f ^ g, d),
+                        Scope::All(log, bound) => {
+                            if before < bound {
+                                log.lock().unwrap_or_else(|e| e.into_inner()).push(pack(
+                                    i,
+                                    side,
+                                    f ^ g,
+                                ));
+                            }
+                        }
                     }
-                    changes.fetch_add(1, Relaxed);
                 }
                 prev = Some(x);
             }
         };
         match scope {
-            Scope::All | Scope::AllTracked(_) => (0..self.chunks()).into_par_iter().for_each(|c| {
+            Scope::All(..) => (0..self.chunks()).into_par_iter().for_each(|c| {
                 // eight positions per word: only those open with a flag of this kind
                 for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
                     let mut bytes = self.busy_bytes(w, want);
@@ -171,39 +190,43 @@ impl Gen<'_> {
     }
 
     /// Run a clean-up pass to its fixpoint: full sweeps (alternating kinds) while they change
-    /// many flags; once a sweep changes few ([`params::SETTLE_TRACK_BELOW`] of the table),
-    /// two more full sweeps (one of each kind) record what their changes affect in `dirty`,
-    /// and the fixpoint is finished over the marked indices only. Every position was examined
-    /// after the last untracked change, and every change since is tracked, so the marked
-    /// sweeps reach the same fixpoint as full ones would, at a fraction of the cost (the
-    /// last sweeps of a round change a few thousand flags among millions).
+    /// many flags; a full sweep that changes few ([`params::SETTLE_TRACK_BELOW`] of the
+    /// table, at most [`params::SETTLE_LOG_CAP`]) has recorded its changes, and what they affect is marked in `dirty` after it
+    /// (a *tracked* sweep). After two tracked full sweeps in a row (one of each kind) the
+    /// fixpoint is finished over the marked indices only: each kind's positions were all
+    /// examined after the last untracked change (the sweep before those two, of the second
+    /// one's kind, or earlier), and every change since is marked, so the marked sweeps
+    /// reach the same fixpoint as full ones would, at a fraction of the cost (the last
+    /// sweeps of a round change a few thousand flags among millions).
     fn settle_full(&self, pass: Pass, dirty: &Dirty) {
-        let few = (self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64;
-        let (mut lose, mut track) = (true, false);
-        let (mut quiet, mut tracked) = (0, 0);
-        while quiet < 2 {
-            if tracked == 2 {
-                self.settle_marked(pass, dirty);
-                return;
-            }
-            let scope = if track {
+        // (a sweep without changes is tracked in any table)
+        let few = ((self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64)
+            .clamp(1, params::SETTLE_LOG_CAP);
+        let log = Mutex::new(Vec::new());
+        let (mut lose, mut tracked) = (true, 0);
+        while tracked < 2 {
+            let changes = self.sweep(lose, pass, Scope::All(&log, few));
+            let changed = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+            if changes < few {
                 tracked += 1;
-                Scope::AllTracked(dirty)
+                changed.par_iter().for_each(|&e| {
+                    let (i, side, delta) = unpack(e);
+                    self.changed(i, side, delta, dirty);
+                });
             } else {
-                Scope::All
-            };
-            let changes = self.sweep(lose, pass, scope);
+                tracked = 0;
+            }
             if std::env::var_os("XQDB_PHASES").is_some() {
                 eprintln!(
-                    "    full sweep {} {pass:?} tracked {track}: {changes} changes, CPU {:.2} s",
+                    "    full sweep {} {pass:?}: {changes} changes, tracked {}, CPU {:.2} s",
                     if lose { "lose" } else { "win" },
+                    changes < few,
                     super::super::cpu_seconds()
                 );
             }
-            track |= changes < few;
-            quiet = if changes == 0 { quiet + 1 } else { 0 };
             lose = !lose;
         }
+        self.settle_marked(pass, dirty);
     }
 
     /// Run a clean-up pass to its fixpoint over the marked indices (and what their changes
