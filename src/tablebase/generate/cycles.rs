@@ -167,7 +167,7 @@ impl Gen<'_> {
             return Child::Bad;
         };
         let s = (!x.pos.turn()).index();
-        let v = self.val[s].get(j);
+        let v = self.codes(s).get(j);
         if v & code::OPEN != 0 {
             Child::Open(self.aux[s].get(j))
         } else if code::is_loss(v) {
@@ -178,7 +178,7 @@ impl Gen<'_> {
     }
 
     fn is_open(&self, side: Color, i: usize) -> bool {
-        self.val[side.index()].get(i) & code::OPEN != 0
+        self.codes(side.index()).get(i) & code::OPEN != 0
     }
 
     /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
@@ -187,7 +187,7 @@ impl Gen<'_> {
         let n = self.size();
         let mut busy = 0;
         for s in 0..2 {
-            let mut open = self.val[s].word(w) & HIGH_BYTES;
+            let mut open = self.codes(s).word(w) & HIGH_BYTES;
             if open == 0 {
                 continue;
             }
@@ -217,7 +217,7 @@ impl Gen<'_> {
         match &self.capdraw {
             Some(c) => c[side.index()].get(i),
             None => {
-                let v = self.val[side.index()].get(i);
+                let v = self.codes(side.index()).get(i);
                 v & code::OPEN != 0 && v & code::CAPDRAW != 0
             }
         }
@@ -229,7 +229,7 @@ impl Gen<'_> {
     fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);
-        let val = &self.val[side.index()];
+        let val = self.codes(side.index());
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut hit = false;
             // eight positions per word: only the open ones
@@ -314,7 +314,7 @@ impl Gen<'_> {
                 None
             };
             if let Some(kind) = kind {
-                self.val[side.index()].set(i, code::make(order, kind));
+                self.codes(side.index()).set(i, code::make(order, kind));
                 self.aux[side.index()].set(i, 0);
                 count.fetch_add(1, Relaxed);
             }
@@ -337,7 +337,7 @@ impl Gen<'_> {
                 .ok_or(TbError::DtmOverflow(self.material))?;
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let (val, aux) = (&self.val[x.index()], &self.aux[x.index()]);
+                let (val, aux) = (self.codes(x.index()), &self.aux[x.index()]);
                 aux.scan(start, end, t, |i| {
                     let v = val.get(i);
                     let frontier = v & code::OPEN == 0
@@ -371,7 +371,7 @@ pub(super) fn run(
 ) -> Result<bool, TbError> {
     let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
     // beside the state: in its work file out of core
-    let backing = g.val[0].backing();
+    let backing = g.codes(0).backing();
     let dirty = Dirty {
         lose: Bits::with(&backing, g.size())?,
         win: Bits::with(&backing, g.size())?,
@@ -445,7 +445,7 @@ pub(super) fn run(
     // what is still open is a draw
     for side in Color::ALL {
         g.each_open(side, |i| {
-            g.val[side.index()].set(i, code::DRAW);
+            g.codes(side.index()).set(i, code::DRAW);
             g.aux[side.index()].set(i, 0xFF);
             false
         });
@@ -474,6 +474,7 @@ mod tests {
             s.open.set(i);
         }
         s.allocate(&Backing::Heap, 0xFF).expect("heap");
+        s.codes = Bytes::new(n, code::ILLEGAL);
         s
     }
 
@@ -504,7 +505,7 @@ mod tests {
         let index = PlacementIndex::new(m).expect("an index");
         let g = wide_gen(&index, None);
         let red = Color::Red;
-        let val = &g.val[red.index()];
+        let val = g.codes(red.index());
         val.set(5, code::OPEN | code::CAPDRAW | 2);
         val.set(6, code::OPEN | code::CAPDRAW | 3);
         val.set(7, code::OPEN | 2);
@@ -534,9 +535,9 @@ mod tests {
         // with the bit arrays the counters keep seven bits
         let n = index.size() as usize;
         let g = wide_gen(&index, Some([Bits::new(n), Bits::new(n)]));
-        g.val[red.index()].set(5, code::OPEN | 65);
+        g.codes(red.index()).set(5, code::OPEN | 65);
         g.apply(5, red, false, win, 9, Mode::Counting(2));
-        assert_eq!(g.val[red.index()].get(5), code::OPEN | 64);
+        assert_eq!(g.codes(red.index()).get(5), code::OPEN | 64);
         assert!(!g.capture_draw(red, 5));
         g.capdraw.as_ref().expect("bit arrays")[red.index()].set(5);
         assert!(g.capture_draw(red, 5));

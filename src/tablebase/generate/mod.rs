@@ -51,6 +51,7 @@ mod heap;
 mod params;
 mod resume;
 mod retro;
+mod round_codes;
 mod slots;
 mod subs;
 
@@ -573,12 +574,17 @@ pub fn generate_sparse(
     if cycles && !ruled {
         let from = resume::rules_from(resumed);
         if from.is_none() {
-            levels = Some(LevelsFile::save(&g, levels_path.clone())?);
-            g.open_rounds()?;
+            let file = LevelsFile::save(&g, levels_path.clone())?;
+            g.open_rounds(&file)?;
+            levels = Some(file);
+        } else {
+            // a checkpoint holds the rounds' codes dense
+            g.go_sparse()?;
         }
         ruled = cycles::run(&g, opts.progress, from)?;
         lap("rules");
         if ruled {
+            g.close_rounds(levels.as_ref())?;
             drop(levels.take());
             g.safe_point(Step::RulesDone)?;
         }
@@ -586,10 +592,16 @@ pub fn generate_sparse(
     if cycles && !ruled {
         match &levels {
             // back to round 0's levels
-            Some(file) => file.restore(&g)?,
+            Some(file) => {
+                g.unsparse()?;
+                file.restore(&g)?
+            }
             // resumed in the rule rounds, where round 0's levels are not kept: step 4
             // (the plain analysis, nothing being ruled) computes them again
-            None => ruled = true,
+            None => {
+                g.close_rounds(None)?;
+                ruled = true
+            }
         }
     }
     if ruled {

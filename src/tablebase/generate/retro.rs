@@ -21,6 +21,8 @@ impl Gen<'_> {
         match mode {
             Mode::Compact => self.apply_compact(q, side, child_loss, stamp),
             Mode::Counting(order) => {
+                // the rule rounds' codes (see [`round_codes`])
+                let val = self.codes(side.index());
                 if child_loss {
                     let win = code::make(order, code::WIN);
                     if val
@@ -116,11 +118,17 @@ impl Gen<'_> {
         let (child_loss, child_code, stamp) = hit;
         // the predecessors lie all over the table: ask for all their cache lines first, so
         // that the misses overlap instead of coming one after the other
-        let val = &self.val[side.index()];
-        for &q in preds.iter() {
-            val.prefetch(q as usize);
+        if let Mode::Counting(_) = mode {
+            let codes = self.codes(side.index());
+            for &q in preds.iter() {
+                codes.prefetch(q as usize);
+            }
+        } else {
+            let val = &self.val[side.index()];
+            for &q in preds.iter() {
+                val.prefetch(q as usize);
+            }
         }
-        let _ = mode;
         if dedupe {
             preds.sort_unstable();
             let mut last = u64::MAX;

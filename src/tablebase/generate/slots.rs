@@ -11,12 +11,11 @@
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
-use super::{code, compact, Gen};
+use super::Gen;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
 use crate::tablebase::values::{wdl_of, Verdict};
 use crate::tablebase::workfile::{Backing, Buf};
-use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -33,6 +32,13 @@ pub(super) struct Slots {
     within: Vec<u16>,
     /// The bytes, in index order.
     pub(super) bytes: Bytes,
+    /// During the rule rounds: the codes of the open positions, in index order (see
+    /// [`super::round_codes`]; else empty).
+    pub(super) codes: Bytes,
+    /// During the rule rounds: the positions without a byte won in round 0.
+    pub(super) won: Bits,
+    /// During the rule rounds: the positions without a byte lost in round 0.
+    pub(super) lost: Bits,
 }
 
 impl Slots {
@@ -43,7 +49,24 @@ impl Slots {
             base: Vec::new(),
             within: Vec::new(),
             bytes: Bytes::new(0, 0),
+            codes: Bytes::new(0, 0),
+            won: Bits::with(&Backing::Heap, 0)?,
+            lost: Bits::with(&Backing::Heap, 0)?,
         })
+    }
+
+    /// No bit set among `n` on the heap, and `count` bytes (0): for bits set in index order,
+    /// each with the next byte, then ranked ([`Slots::index_bits`]).
+    pub fn sized(n: usize, count: usize) -> Slots {
+        Slots {
+            open: Bits::heap(n),
+            base: Vec::new(),
+            within: Vec::new(),
+            bytes: Bytes::new(count, 0),
+            codes: Bytes::new(0, 0),
+            won: Bits::heap(0),
+            lost: Bits::heap(0),
+        }
     }
 
     /// The rank counts of the bits as they are now; the number of set bits.
@@ -119,7 +142,23 @@ impl Slots {
     /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
     /// has a byte.
     #[inline]
-    pub fn each(&self, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
+    pub fn each(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
+        self.each_in(&self.bytes, start, end, f)
+    }
+
+    /// [`Slots::each`] over the codes of the rule rounds (see [`super::round_codes`]).
+    #[inline]
+    pub fn each_code(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
+        self.each_in(&self.codes, start, end, f)
+    }
+
+    /// The work file the codes are in, if any (its resident set is checked at scans).
+    pub fn codes_work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
+        self.codes.work_file()
+    }
+
+    #[inline]
+    fn each_in(&self, bytes: &Bytes, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
         if start >= end {
             return;
         }
@@ -132,7 +171,7 @@ impl Slots {
                 if i >= end {
                     return;
                 }
-                f(i, self.bytes.get(s));
+                f(i, bytes.get(s));
                 s += 1;
             }
         }
@@ -220,6 +259,16 @@ impl LevelsFile {
         Ok(file)
     }
 
+    /// The file for reading from its start (round 0's value bytes of Red to move first,
+    /// then its high bits, then Black's), and its path.
+    pub fn open(&self) -> Result<(std::io::BufReader<std::fs::File>, PathBuf), TbError> {
+        let f = std::fs::File::open(&self.path).map_err(|e| TbError::Io {
+            path: self.path.display().to_string(),
+            source: e,
+        })?;
+        Ok((std::io::BufReader::new(f), self.path.clone()))
+    }
+
     /// Put the saved value bytes and high bits back.
     pub fn restore(&self, g: &Gen<'_>) -> Result<(), TbError> {
         let io = |e: std::io::Error| TbError::Io {
@@ -250,49 +299,6 @@ impl LevelsFile {
 impl Drop for LevelsFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-impl Gen<'_> {
-    /// After round 0 of a table with rule rounds: the value bytes turned from the compact
-    /// layout into codes (see [`code`]; an open position's byte is the same in both), and an
-    /// auxiliary byte for every open position.
-    pub(super) fn open_rounds(&mut self) -> Result<(), TbError> {
-        let n = self.size();
-        for s in 0..2 {
-            let (val, high, open) = (&self.val[s], &self.high_bits()[s], &self.aux[s].open);
-            (0..self.chunks()).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                for i in start..end {
-                    let b = val.get(i);
-                    let c = if b == compact::ILLEGAL {
-                        code::ILLEGAL
-                    } else if b > compact::ILLEGAL {
-                        open.set(i);
-                        continue;
-                    } else {
-                        compact::level_code(b + 128 * high.get(i) as u8)
-                    };
-                    val.set(i, c);
-                }
-            });
-            // the high bits serve step 4 again, from zero
-            for w in 0..high.words() {
-                high.take(w);
-            }
-        }
-        let backing = self.val[0].backing();
-        for slots in &mut self.aux {
-            slots.allocate(&backing, 0xFF)?;
-        }
-        if std::env::var_os("XQDB_PHASES").is_some() {
-            eprintln!(
-                "  open after round 0: {} + {} of {n} per side",
-                self.aux[0].bytes.len(),
-                self.aux[1].bytes.len()
-            );
-        }
-        Ok(())
     }
 }
 
