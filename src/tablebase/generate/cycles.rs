@@ -97,8 +97,6 @@ const CW: u8 = 16;
 const CL: u8 = 32;
 const ZW: u8 = 64;
 const ZL: u8 = 128;
-/// The high bit of every byte of a word.
-const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
 const _: () = assert!(
     code::OPEN == 0x80,
     "busy_bytes reads OPEN as each byte's high bit"
@@ -187,7 +185,7 @@ impl Gen<'_> {
         let n = self.size();
         let mut busy = 0;
         for s in 0..2 {
-            let mut open = self.codes(s).word(w) & HIGH_BYTES;
+            let mut open = self.codes(s).open_word(w);
             if open == 0 {
                 continue;
             }
@@ -234,7 +232,7 @@ impl Gen<'_> {
             let mut hit = false;
             // eight positions per word: only the open ones
             for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
-                let mut open = val.word(w) & HIGH_BYTES;
+                let mut open = val.open_word(w);
                 while open != 0 {
                     let i = w * 8 + (open.trailing_zeros() / 8) as usize;
                     open &= open - 1;

@@ -22,22 +22,10 @@ use crate::tablebase::workfile::Backing;
 use rayon::prelude::*;
 use std::io::{Read, Seek, SeekFrom};
 
-/// Byte `k` of the result is 1 when bit `k` of the index is set.
-const SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        while k < 8 {
-            if b >> k & 1 != 0 {
-                t[b] |= 1 << (8 * k);
-            }
-            k += 1;
-        }
-        b += 1;
-    }
-    t
-};
+/// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
+/// illegal placement).
+const WON: u64 = 1;
+const LOST: u64 = 2;
 
 /// The codes of one side to move during the rule rounds (see the module documentation).
 #[derive(Copy, Clone)]
@@ -49,12 +37,10 @@ impl<'a> RoundCodes<'a> {
     /// The code of a position without a slot.
     #[inline(always)]
     fn plain(&self, i: usize) -> u8 {
-        if self.s.won.get(i) {
-            code::make(0, code::WIN)
-        } else if self.s.lost.get(i) {
-            code::make(0, code::LOSS)
-        } else {
-            code::ILLEGAL
+        match (self.s.plain.word(i >> 5) >> ((i & 31) * 2)) & 3 {
+            WON => code::make(0, code::WIN),
+            LOST => code::make(0, code::LOSS),
+            _ => code::ILLEGAL,
         }
     }
 
@@ -67,16 +53,44 @@ impl<'a> RoundCodes<'a> {
         }
     }
 
-    /// The codes of indices `8 w .. 8 w + 8` as one little-endian word (past the end: 0).
+    /// The codes of indices `8 w .. 8 w + 8` as one little-endian word (past the end:
+    /// illegal placements).
     #[inline]
     pub fn word(&self, w: usize) -> u64 {
-        let shift = (w % 8) * 8;
-        let byte = |b: &Bits| ((b.word(w / 8) >> shift) & 0xFF) as usize;
-        let here = byte(&self.s.open);
-        let (won, lost) = (byte(&self.s.won), byte(&self.s.lost));
-        let illegal = !(here | won | lost) & 0xFF;
-        // LOSS is 0
-        let mut x = SPREAD[won] * code::WIN as u64 + SPREAD[illegal] * code::ILLEGAL as u64;
+        let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
+        let two = (self.s.plain.word(w / 4) >> ((w % 4) * 16)) & 0xFFFF;
+        let mut x = self.open_codes(w, here);
+        for b in 0..8 {
+            if here >> b & 1 != 0 {
+                continue;
+            }
+            let c = match (two >> (2 * b)) & 3 {
+                WON => code::make(0, code::WIN),
+                LOST => code::make(0, code::LOSS),
+                _ => code::ILLEGAL,
+            };
+            x |= (c as u64) << (8 * b);
+        }
+        x
+    }
+
+    /// The open bits of the codes of indices `8 w .. 8 w + 8` (the high bit of byte `b` set
+    /// when index `8 w + b` is open): what a word of dense codes shows under
+    /// `0x8080_8080_8080_8080`.
+    #[inline]
+    pub fn open_word(&self, w: usize) -> u64 {
+        let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
+        if here == 0 {
+            return 0;
+        }
+        self.open_codes(w, here) & 0x8080_8080_8080_8080
+    }
+
+    /// The codes of the indices of word `w` that have a slot (`here`: their bits), at their
+    /// bytes; 0 elsewhere.
+    #[inline(always)]
+    fn open_codes(&self, w: usize, here: u64) -> u64 {
+        let mut x = 0u64;
         if here != 0 {
             let mut k = self.s.slot(w * 8);
             let mut bits = here;
@@ -178,8 +192,7 @@ impl Gen<'_> {
         for s in 0..2 {
             let from = s as u64 * (n as u64 + high_bytes);
             let slots = &mut self.aux[s];
-            slots.won = Bits::with(&backing, n)?;
-            slots.lost = Bits::with(&backing, n)?;
+            slots.plain = Bits::with(&backing, 2 * n)?;
             r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
             for start in (0..n).step_by(CHUNK) {
                 let len = CHUNK.min(n - start);
@@ -191,9 +204,9 @@ impl Gen<'_> {
                     } else if b == compact::ILLEGAL {
                         // illegal: neither bit
                     } else if code::is_win(compact::level_code(b)) {
-                        slots.won.set(i);
+                        slots.plain.set(2 * i);
                     } else {
-                        slots.lost.set(i);
+                        slots.plain.set(2 * i + 1);
                     }
                 }
             }
@@ -229,8 +242,7 @@ impl Gen<'_> {
         for s in 0..2 {
             let slots = &mut self.aux[s];
             slots.codes = Bytes::with(&backing, slots.bytes.len(), code::ILLEGAL)?;
-            slots.won = Bits::with(&backing, n)?;
-            slots.lost = Bits::with(&backing, n)?;
+            slots.plain = Bits::with(&backing, 2 * n)?;
             let (val, slots) = (&self.val[s], &self.aux[s]);
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
@@ -241,9 +253,9 @@ impl Gen<'_> {
                         slots.codes.set(k, b);
                         k += 1;
                     } else if code::is_win(b) {
-                        slots.won.set(i);
+                        slots.plain.set(2 * i);
                     } else if code::is_loss(b) {
-                        slots.lost.set(i);
+                        slots.plain.set(2 * i + 1);
                     }
                 }
             });
@@ -266,8 +278,7 @@ impl Gen<'_> {
             // the flags are done: the slots hold the codes from now on
             slots.bytes = std::mem::replace(&mut slots.codes, Bytes::new(0, 0));
             if levels.is_some() {
-                slots.won = Bits::with(&Backing::Heap, 0)?;
-                slots.lost = Bits::with(&Backing::Heap, 0)?;
+                slots.plain = Bits::with(&Backing::Heap, 0)?;
             }
         }
         let mut file = match levels {
@@ -293,9 +304,9 @@ impl Gen<'_> {
                             compact::ILLEGAL => code::ILLEGAL,
                             b => compact::level_code(b),
                         }
-                    } else if slots.won.get(i) {
+                    } else if slots.plain.get(2 * i) {
                         code::make(0, code::WIN)
-                    } else if slots.lost.get(i) {
+                    } else if slots.plain.get(2 * i + 1) {
                         code::make(0, code::LOSS)
                     } else {
                         code::ILLEGAL
@@ -310,8 +321,7 @@ impl Gen<'_> {
             }
             self.val[s] = val;
             let slots = &mut self.aux[s];
-            slots.won = Bits::with(&Backing::Heap, 0)?;
-            slots.lost = Bits::with(&Backing::Heap, 0)?;
+            slots.plain = Bits::with(&Backing::Heap, 0)?;
         }
         Ok(())
     }
@@ -324,8 +334,7 @@ impl Gen<'_> {
         for slots in &mut self.aux {
             slots.codes = Bytes::new(0, 0);
             slots.bytes = Bytes::new(0, 0);
-            slots.won = Bits::with(&Backing::Heap, 0)?;
-            slots.lost = Bits::with(&Backing::Heap, 0)?;
+            slots.plain = Bits::with(&Backing::Heap, 0)?;
         }
         for s in 0..2 {
             self.val[s] = Bytes::with(&backing, n, compact::ILLEGAL)?;

@@ -14,8 +14,7 @@ use super::params::CHUNK;
 use super::Gen;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
-use crate::tablebase::values::{wdl_of, Verdict};
-use crate::tablebase::workfile::{Backing, Buf};
+use crate::tablebase::workfile::Backing;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -35,10 +34,10 @@ pub(super) struct Slots {
     /// During the rule rounds: the codes of the open positions, in index order (see
     /// [`super::round_codes`]; else empty).
     pub(super) codes: Bytes,
-    /// During the rule rounds: the positions without a byte won in round 0.
-    pub(super) won: Bits,
-    /// During the rule rounds: the positions without a byte lost in round 0.
-    pub(super) lost: Bits,
+    /// During the rule rounds: two bits per index, bit `2 i` set when the position `i`
+    /// (without a byte) was won in round 0, bit `2 i + 1` when it was lost (one cache line
+    /// for both).
+    pub(super) plain: Bits,
 }
 
 impl Slots {
@@ -50,8 +49,7 @@ impl Slots {
             within: Vec::new(),
             bytes: Bytes::new(0, 0),
             codes: Bytes::new(0, 0),
-            won: Bits::with(&Backing::Heap, 0)?,
-            lost: Bits::with(&Backing::Heap, 0)?,
+            plain: Bits::with(&Backing::Heap, 0)?,
         })
     }
 
@@ -64,8 +62,7 @@ impl Slots {
             within: Vec::new(),
             bytes: Bytes::new(count, 0),
             codes: Bytes::new(0, 0),
-            won: Bits::heap(0),
-            lost: Bits::heap(0),
+            plain: Bits::heap(0),
         }
     }
 
@@ -175,39 +172,6 @@ impl Slots {
                 s += 1;
             }
         }
-    }
-}
-
-/// The verdicts of a table whose rule rounds ruled some position, kept for the positions
-/// open after round 0 (a byte each, the WDL-file byte); every other position's verdict is
-/// the plain one of its value.
-pub struct SparseVerdicts {
-    pub(super) slots: [Slots; 2],
-}
-
-impl SparseVerdicts {
-    /// The WDL-file byte of index `i` with side `s` to move (0 Red, 1 Black), None when it
-    /// is the plain verdict of its value.
-    #[inline]
-    pub fn get(&self, s: usize, i: usize) -> Option<u8> {
-        let slots = &self.slots[s];
-        slots.has(i).then(|| slots.get(i))
-    }
-
-    /// The verdicts of every position (a byte each, 255 for illegal placements), given the
-    /// table's values.
-    pub fn dense(&self, values: &[Buf; 2]) -> [Buf; 2] {
-        [0, 1].map(|s| {
-            let v: Vec<u8> = values[s]
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| match self.get(s, i) {
-                    Some(b) => b,
-                    None => wdl_of(x).map_or(255, |w| Verdict::plain(w).encode()),
-                })
-                .collect();
-            Buf::from(v)
-        })
     }
 }
 
