@@ -39,7 +39,7 @@ pub enum RuleRounds {
     /// The entries of the positions that have one, a byte each, found by a rank over a bit
     /// per position (see [`Slots`]), per side to move: the smallest form when a good part
     /// of the positions, in many rounds, has an entry (KRNKR).
-    Slotted(Slotted),
+    Slotted(Box<Slotted>),
 }
 
 /// The entries of [`RuleRounds::Slotted`].
@@ -170,7 +170,7 @@ impl Builder {
             for side in &mut slots {
                 side.index_bits();
             }
-            return RuleRounds::Slotted(Slotted(slots));
+            return RuleRounds::Slotted(Box::new(Slotted(slots)));
         }
         match self.bits {
             0 => RuleRounds::Sparse(self.lists),

@@ -72,8 +72,8 @@ use crate::progress::{Phase, Progress, Silent};
 use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
 use rayon::prelude::*;
-pub use sparse_verdicts::{SparseVerdicts, Window};
 use slots::{LevelsFile, Slots};
+pub use sparse_verdicts::{SparseVerdicts, Window};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
