@@ -349,3 +349,65 @@ fn io(path: &std::path::Path, e: std::io::Error) -> TbError {
         source: e,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sparse codes show what dense codes would: a slot's byte, else won, lost or
+    /// illegal; by position, by word, by scan and as a checkpoint image.
+    #[test]
+    fn sparse_codes_read_as_dense_ones() {
+        let n = 300;
+        let dense: Vec<u8> = (0..n)
+            .map(|i| match i % 5 {
+                0 => code::OPEN | (i % 7) as u8 + 1,
+                1 => code::make(0, code::WIN),
+                2 => code::make(0, code::LOSS),
+                3 => code::ILLEGAL,
+                _ => code::make(3, code::WIN),
+            })
+            .collect();
+        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        s.plain = Bits::heap(2 * n);
+        // the open positions and those decided in a round (order 3) have slots
+        for (i, &c) in dense.iter().enumerate() {
+            if c & code::OPEN != 0 || code::order(c) > 0 {
+                s.open.set(i);
+            } else if code::is_win(c) {
+                s.plain.set(2 * i);
+            } else if code::is_loss(c) {
+                s.plain.set(2 * i + 1);
+            }
+        }
+        s.allocate(&Backing::Heap, 0xFF).expect("heap");
+        s.codes = Bytes::new(s.bytes.len(), 0);
+        let mut k = 0;
+        for (i, &c) in dense.iter().enumerate() {
+            if s.has(i) {
+                s.codes.set(k, c);
+                k += 1;
+            }
+        }
+        let codes = RoundCodes { s: &s };
+        for (i, &c) in dense.iter().enumerate() {
+            assert_eq!(codes.get(i), c, "index {i}");
+        }
+        for w in 0..n / 8 {
+            let want = u64::from_le_bytes(dense[8 * w..8 * w + 8].try_into().expect("8"));
+            assert_eq!(codes.word(w), want, "word {w}");
+            assert_eq!(codes.open_word(w), want & 0x8080_8080_8080_8080);
+        }
+        let mut image = vec![0u8; 296];
+        codes.read_range(0, &mut image);
+        assert_eq!(image[..], dense[..296]);
+        let mut hits = Vec::new();
+        codes.scan(0, n, code::make(3, code::WIN), |i| hits.push(i));
+        assert_eq!(hits, (0..n).filter(|i| i % 5 == 4).collect::<Vec<_>>());
+        // a decided position of round 0 is never replaced; an open one is
+        assert_eq!(codes.update(1, |_| None), Err(code::make(0, code::WIN)));
+        assert!(codes.update(0, |b| Some(b - 1)).is_ok());
+        codes.set(5, code::DRAW);
+        assert_eq!(codes.get(5), code::DRAW);
+    }
+}

@@ -185,12 +185,17 @@ impl LevelsFile {
     /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
     /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
     /// killed process is removed when the table starts again), else in the system's
-    /// temporary folder with the process id in the name.
+    /// temporary folder with the process id and a count of the calls in the name.
     pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
         match work_dir {
             Some(dir) => dir.join(format!("{material}.levels.work")),
             None => {
-                std::env::temp_dir().join(format!("{material}.levels.{}.work", std::process::id()))
+                // unique to the process and the call: generations of one material may run
+                // at once in one process (a library user's threads)
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let pid = std::process::id();
+                std::env::temp_dir().join(format!("{material}.levels.{pid}-{k}.work"))
             }
         }
     }
