@@ -361,7 +361,7 @@ mod tests {
         let n = 300;
         let dense: Vec<u8> = (0..n)
             .map(|i| match i % 5 {
-                0 => code::OPEN | (i % 7) as u8 + 1,
+                0 => code::OPEN | ((i % 7) as u8 + 1),
                 1 => code::make(0, code::WIN),
                 2 => code::make(0, code::LOSS),
                 3 => code::ILLEGAL,
