@@ -12,7 +12,7 @@ pub use super::header::{
     Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
 };
 pub use super::reader::TableFile;
-use super::table::Table;
+use super::table::{Table, TbError};
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use super::workfile::Buf;
 use crate::index::Material;
@@ -106,8 +106,13 @@ fn encode_range(
     sparse: Option<&SparseVerdicts>,
     metric: Metric,
     range: std::ops::Range<usize>,
-) -> Vec<u8> {
+) -> std::io::Result<Vec<u8>> {
     let n = t.values[0].len();
+    // the verdicts of the range's open positions, read at once when in a work file
+    let window = match (metric, sparse) {
+        (Metric::Wdl, Some(sp)) => Some(sp.window(n, range.clone())?),
+        _ => None,
+    };
     let at = |arr: &[Buf; 2], k: usize| if k < n { arr[0][k] } else { arr[1][k - n] };
     let mut out = Vec::with_capacity(range.len());
     let mut prev = 0u8;
@@ -119,7 +124,8 @@ fn encode_range(
                 (Some(verdicts), Some(_)) => at(verdicts, k),
                 (None, Some(w)) => {
                     let (s, i) = if k < n { (0, k) } else { (1, k - n) };
-                    sparse
+                    window
+                        .as_ref()
                         .and_then(|sp| sp.get(s, i))
                         .unwrap_or_else(|| Verdict::plain(w).encode())
                 }
@@ -139,12 +145,12 @@ fn encode_range(
         out.push(b);
         prev = b;
     }
-    out
+    Ok(out)
 }
 
 /// The bytes of a range of positions of a file before compression (Red to move, then
 /// Black to move).
-type Encode<'a> = &'a (dyn Fn(std::ops::Range<usize>) -> Vec<u8> + Sync);
+type Encode<'a> = &'a (dyn Fn(std::ops::Range<usize>) -> std::io::Result<Vec<u8>> + Sync);
 
 /// What one file is written from: its header's fields (besides the layout) and its bytes.
 struct Content<'a> {
@@ -159,8 +165,8 @@ struct Content<'a> {
 }
 
 /// What a block of the positions `range` holds before compression (tag and values).
-fn block_content(c: &Content<'_>, range: std::ops::Range<usize>) -> Vec<u8> {
-    super::block_code::encode(&(c.bytes)(range))
+fn block_content(c: &Content<'_>, range: std::ops::Range<usize>) -> std::io::Result<Vec<u8>> {
+    Ok(super::block_code::encode(&(c.bytes)(range)?))
 }
 
 /// Sizes written.
@@ -234,7 +240,7 @@ fn compress_blocks(
         return blocks
             .into_par_iter()
             .map(|k| {
-                let raw = block_content(src, k * block..((k + 1) * block).min(total));
+                let raw = block_content(src, k * block..((k + 1) * block).min(total))?;
                 CTX.with(|cell| {
                     let mut slot = cell.borrow_mut();
                     if slot.as_ref().is_none_or(|(l, _)| *l != level) {
@@ -264,7 +270,7 @@ fn compress_blocks(
                 let c = c
                     .as_mut()
                     .map_err(|e| std::io::Error::new(e.kind(), e.to_string()))?;
-                let raw = block_content(src, k * block..((k + 1) * block).min(total));
+                let raw = block_content(src, k * block..((k + 1) * block).min(total))?;
                 c.compress(&raw)
             },
         )
@@ -337,6 +343,18 @@ pub fn write_files_sparse(
 ) -> Result<Written, FileError> {
     let mut written = Written::default();
     let mut pending = Vec::new();
+    let mut sparse = sparse;
+    if let Some(sp) = &mut sparse {
+        // the verdicts wait in a work file while the values are compressed
+        let path = dir.join(format!("{}.verdicts.work", table.material));
+        sp.spill(path.clone()).map_err(|e| match e {
+            TbError::Io { source, .. } => FileError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+            e => corrupt(&path, e.to_string()),
+        })?;
+    }
     write_file(
         dir,
         table,
@@ -420,9 +438,9 @@ pub fn write_dtc_bytes(
     written: &mut Written,
 ) -> Result<(), FileError> {
     let n = bytes[0].len();
-    let encode = |range: std::ops::Range<usize>| {
+    let encode = |range: std::ops::Range<usize>| -> std::io::Result<Vec<u8>> {
         let mut prev = 0u8;
-        range
+        Ok(range
             .map(|k| {
                 let b = if k < n { bytes[0][k] } else { bytes[1][k - n] };
                 if b != super::dtc_code::NOT_STORED {
@@ -430,7 +448,7 @@ pub fn write_dtc_bytes(
                 }
                 prev
             })
-            .collect()
+            .collect())
     };
     let content = Content {
         material,
@@ -483,7 +501,8 @@ fn write_content(
         let samples: Vec<Vec<u8>> = (0..nblocks)
             .step_by(step)
             .map(|k| block_content(c, k * block as usize..((k + 1) * block as usize).min(total)))
-            .collect();
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| io(&path, e))?;
         if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
             let with = compress_blocks(c, block as usize, level, Some(&d), all);
             if let Ok(with) = with {

@@ -150,14 +150,19 @@ impl Params {
         // auxiliary byte for the positions open after round 0 only (2026-11-27): the KRNKR
         // closure 90.1 MiB (1.45 besides the base), the KRABKRA closure 160.3 MiB (1.5
         // besides the base and the full sub-table cache; 42 % of its positions open).
-        bytes_per_position: [1.0, 1.5],
+        // With the rule rounds held sparse and the verdicts in a work file while the WDL
+        // file is compressed (2026-11-27, load 6 to 9): the KRNKR closure 85.6 MiB (1.37
+        // besides the base), its peak at the start of step 4.
+        bytes_per_position: [1.0, 1.4],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
         // 129.2 MiB with the sub-table cache full (198.6 MiB before); the DTC pass of KRNKR
         // alone 99.9 MiB (1.63 besides the base; 219.0 MiB before), below its generation's
         // 123.6 MiB; the KRNKR closure under `--rules none` 72.8 MiB (118.7 MiB before).
-        dtc_bytes_per_position: [1.13, 1.7],
+        // With the DTC pass's rule rounds a byte per position that has one, found by a rank
+        // (2026-11-27, load 6 to 9): KRNKR alone 94.8 MiB (1.55 besides the base).
+        dtc_bytes_per_position: [1.13, 1.6],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,

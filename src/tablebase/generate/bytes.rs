@@ -101,12 +101,6 @@ impl Bytes {
         (self.words()[i >> 3].load(Relaxed) >> ((i & 7) * 8)) as u8
     }
 
-    /// Bytes `8 * w .. 8 * w + 8` as one little-endian word (a word past the end reads 0).
-    #[inline(always)]
-    pub fn word(&self, w: usize) -> u64 {
-        self.words().get(w).map_or(0, |x| x.load(Relaxed))
-    }
-
     /// Hint that byte `i` is about to be read and written (no effect on the value).
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
@@ -204,6 +198,11 @@ impl Bytes {
         }
     }
 
+    /// The work file the bytes are in, if any.
+    pub fn work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
+        self.w.buf.work_file()
+    }
+
     /// Where the bytes are (the heap or a work file): for arrays that go beside them.
     pub fn backing(&self) -> Backing {
         self.w.buf.backing()
@@ -225,6 +224,11 @@ impl Bits {
     /// [`Bits::with`]).
     #[cfg(test)]
     pub fn new(len: usize) -> Bits {
+        Bits::heap(len)
+    }
+
+    /// `len` clear bits on the heap.
+    pub fn heap(len: usize) -> Bits {
         match Bits::with(&Backing::Heap, len) {
             Ok(b) => b,
             Err(e) => unreachable!("the heap backing does not fail: {e}"),
@@ -251,6 +255,22 @@ impl Bits {
         if w.load(Relaxed) & bit == 0 {
             w.fetch_or(bit, Relaxed);
         }
+    }
+
+    /// Hint that bit `i` is about to be read (no effect on the value).
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(w) = self.w.atoms().get(i >> 6) {
+            // SAFETY: a prefetch is only a hint; the address is inside the buffer.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    w.as_ptr() as *const i8
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     /// Number of 64-bit words.

@@ -98,8 +98,6 @@ const CW: u8 = 16;
 const CL: u8 = 32;
 const ZW: u8 = 64;
 const ZL: u8 = 128;
-/// The high bit of every byte of a word.
-const HIGH_BYTES: u64 = 0x8080_8080_8080_8080;
 const _: () = assert!(
     code::OPEN == 0x80,
     "busy_bytes reads OPEN as each byte's high bit"
@@ -168,7 +166,7 @@ impl Gen<'_> {
             return Child::Bad;
         };
         let s = (!x.pos.turn()).index();
-        let v = self.val[s].get(j);
+        let v = self.codes(s).get(j);
         if v & code::OPEN != 0 {
             Child::Open(self.aux[s].get(j))
         } else if code::is_loss(v) {
@@ -179,7 +177,7 @@ impl Gen<'_> {
     }
 
     fn is_open(&self, side: Color, i: usize) -> bool {
-        self.val[side.index()].get(i) & code::OPEN != 0
+        self.codes(side.index()).get(i) & code::OPEN != 0
     }
 
     /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
@@ -188,7 +186,7 @@ impl Gen<'_> {
         let n = self.size();
         let mut busy = 0;
         for s in 0..2 {
-            let mut open = self.val[s].word(w) & HIGH_BYTES;
+            let mut open = self.codes(s).open_word(w);
             if open == 0 {
                 continue;
             }
@@ -218,7 +216,7 @@ impl Gen<'_> {
         match &self.capdraw {
             Some(c) => c[side.index()].get(i),
             None => {
-                let v = self.val[side.index()].get(i);
+                let v = self.codes(side.index()).get(i);
                 v & code::OPEN != 0 && v & code::CAPDRAW != 0
             }
         }
@@ -230,12 +228,12 @@ impl Gen<'_> {
     fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);
-        let val = &self.val[side.index()];
+        let val = self.codes(side.index());
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut hit = false;
             // eight positions per word: only the open ones
             for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
-                let mut open = val.word(w) & HIGH_BYTES;
+                let mut open = val.open_word(w);
                 while open != 0 {
                     let i = w * 8 + (open.trailing_zeros() / 8) as usize;
                     open &= open - 1;
@@ -316,7 +314,7 @@ impl Gen<'_> {
                 None
             };
             if let Some(kind) = kind {
-                self.val[side.index()].set(i, code::make(order, kind));
+                self.codes(side.index()).set(i, code::make(order, kind));
                 self.aux[side.index()].set(i, 0);
                 front.set(i);
                 count.fetch_add(1, Relaxed);
@@ -378,9 +376,9 @@ impl Gen<'_> {
         let Some(dedupe) = self.predecessors(i as u64, x, preds) else {
             return;
         };
-        let loss = code::is_loss(self.val[x.index()].get(i));
+        let loss = code::is_loss(self.codes(x.index()).get(i));
         let y = !x;
-        let val = &self.val[y.index()];
+        let val = self.codes(y.index());
         for &q in preds.iter() {
             val.prefetch(q as usize);
         }
@@ -411,7 +409,7 @@ pub(super) fn run(
 ) -> Result<bool, TbError> {
     let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
     // beside the state: in its work file out of core
-    let backing = g.val[0].backing();
+    let backing = g.codes(0).backing();
     let dirty = Dirty {
         lose: Bits::with(&backing, g.size())?,
         win: Bits::with(&backing, g.size())?,
@@ -487,7 +485,7 @@ pub(super) fn run(
     // what is still open is a draw
     for side in Color::ALL {
         g.each_open(side, |i| {
-            g.val[side.index()].set(i, code::DRAW);
+            g.codes(side.index()).set(i, code::DRAW);
             g.aux[side.index()].set(i, 0xFF);
             false
         });
@@ -516,6 +514,7 @@ mod tests {
             s.open.set(i);
         }
         s.allocate(&Backing::Heap, 0xFF).expect("heap");
+        s.codes = Bytes::new(n, code::ILLEGAL);
         s
     }
 
@@ -546,7 +545,7 @@ mod tests {
         let index = PlacementIndex::new(m).expect("an index");
         let g = wide_gen(&index, None);
         let red = Color::Red;
-        let val = &g.val[red.index()];
+        let val = g.codes(red.index());
         val.set(5, code::OPEN | code::CAPDRAW | 2);
         val.set(6, code::OPEN | code::CAPDRAW | 3);
         val.set(7, code::OPEN | 2);
@@ -569,9 +568,9 @@ mod tests {
         // with the bit arrays the counters keep seven bits
         let n = index.size() as usize;
         let g = wide_gen(&index, Some([Bits::new(n), Bits::new(n)]));
-        g.val[red.index()].set(5, code::OPEN | 65);
+        g.codes(red.index()).set(5, code::OPEN | 65);
         g.apply_counting(5, red, false, 2, 9);
-        assert_eq!(g.val[red.index()].get(5), code::OPEN | 64);
+        assert_eq!(g.codes(red.index()).get(5), code::OPEN | 64);
         assert!(!g.capture_draw(red, 5));
         g.capdraw.as_ref().expect("bit arrays")[red.index()].set(5);
         assert!(g.capture_draw(red, 5));

@@ -1,7 +1,8 @@
 //! What the DTC pass ([`super::dtc`]) needs of a table's verdicts: the rule round of each
 //! win and ruling decided by the repetition rules and whether it is a ruling, in the
-//! smallest of four forms.
+//! smallest of five forms.
 
+use super::slots::Slots;
 use crate::tablebase::file::FileError;
 use crate::tablebase::reader::TableFile;
 use crate::tablebase::values::{Verdict, Wdl};
@@ -14,7 +15,8 @@ use rayon::prelude::*;
 /// Either the verdicts themselves (a byte per position); or the entries packed 2 or 4 bits
 /// per position, the larger ones (few when the rounds are few) in a list; or only the
 /// positions with an entry (a sorted list per side to move, 8 bytes each,
-/// `index << 8 | entry`), whichever is smallest ([`RuleRounds::compact`]).
+/// `index << 8 | entry`); or a byte for each position with an entry, found by a rank
+/// ([`RuleRounds::Slotted`]), whichever is smallest ([`RuleRounds::compact`]).
 pub enum RuleRounds {
     /// No position decided by the rules (rule set 0, or a table without verdicts).
     None,
@@ -34,7 +36,14 @@ pub enum RuleRounds {
     },
     /// The verdicts (WDL-file bytes per side to move).
     Dense([Buf; 2]),
+    /// The entries of the positions that have one, a byte each, found by a rank over a bit
+    /// per position (see [`Slots`]), per side to move: the smallest form when a good part
+    /// of the positions, in many rounds, has an entry (KRNKR).
+    Slotted(Box<Slotted>),
 }
+
+/// The entries of [`RuleRounds::Slotted`].
+pub struct Slotted([Slots; 2]);
 
 /// The entry of a verdict byte (see [`RuleRounds`]).
 fn entry(b: u8) -> u64 {
@@ -81,7 +90,8 @@ impl Census {
 }
 
 /// The form to keep for `n` positions per side: None when no position has an entry, else
-/// Some(bits per entry of the packed form, 0 for the list, 8 for the bytes).
+/// Some(bits per entry of the packed form, 0 for the list, 8 for the bytes, 1 for the
+/// slots).
 fn choose(c: &Census, n: usize) -> Option<u32> {
     if c.at_least(0, 1) + c.at_least(1, 1) == 0 {
         return None;
@@ -89,12 +99,14 @@ fn choose(c: &Census, n: usize) -> Option<u32> {
     // bytes of each form, the smallest first on a tie
     let cost = |bits: u32| match bits {
         8 => 2 * n,
+        // the bits, their rank counts (see [`Slots`]) and a byte per entry
+        1 => 2 * (n.div_ceil(64) * 10 + n.div_ceil(512) * 8) + c.at_least(0, 1) + c.at_least(1, 1),
         _ => {
             let large = c.at_least(0, (1 << bits) - 1) + c.at_least(1, (1 << bits) - 1);
             2 * n * bits as usize / 8 + 8 * large
         }
     };
-    [0, 2, 4, 8].into_iter().min_by_key(|&b| cost(b))
+    [0, 2, 4, 8, 1].into_iter().min_by_key(|&b| cost(b))
 }
 
 /// Words of `bits`-bit entries for `n` positions.
@@ -107,23 +119,41 @@ struct Builder {
     bits: u32,
     words: [Vec<u64>; 2],
     lists: [Vec<u64>; 2],
+    /// The slots form (`bits` 1): the bits and bytes, and the entries put per side.
+    slots: Option<([Slots; 2], [usize; 2])>,
 }
 
 impl Builder {
     fn new(bits: u32, n: usize, c: &Census) -> Builder {
         let escape = if bits == 0 { 1 } else { (1 << bits) - 1 };
         let lists = [0, 1].map(|s| Vec::with_capacity(c.at_least(s, escape)));
-        let words = if bits == 0 {
+        let words = if bits <= 1 {
             [Vec::new(), Vec::new()]
         } else {
             [words_for(n, bits), words_for(n, bits)]
         };
-        Builder { bits, words, lists }
+        let slots = (bits == 1).then(|| {
+            let side = |s: usize| Slots::sized(n, c.at_least(s, 1));
+            ([side(0), side(1)], [0, 0])
+        });
+        Builder {
+            bits,
+            words,
+            lists,
+            slots,
+        }
     }
 
     #[inline]
     fn put(&mut self, s: usize, i: usize, e: u64) {
         if e == 0 {
+            return;
+        }
+        if let Some((slots, put)) = &mut self.slots {
+            // in index order: the entry's byte is the next one
+            slots[s].open.set(i);
+            slots[s].bytes.set(put[s], e as u8);
+            put[s] += 1;
             return;
         }
         let bits = self.bits;
@@ -136,6 +166,12 @@ impl Builder {
     }
 
     fn finish(self) -> RuleRounds {
+        if let Some((mut slots, _)) = self.slots {
+            for side in &mut slots {
+                side.index_bits();
+            }
+            return RuleRounds::Slotted(Box::new(Slotted(slots)));
+        }
         match self.bits {
             0 => RuleRounds::Sparse(self.lists),
             bits => RuleRounds::Packed {
@@ -249,6 +285,14 @@ impl RuleRounds {
                 }
             }
             RuleRounds::Sparse(lists) => find(&lists[side]),
+            RuleRounds::Slotted(slots) => {
+                let slots = &slots.0[side];
+                if slots.has(i) {
+                    u64::from(slots.get(i))
+                } else {
+                    0
+                }
+            }
         };
         ((e >> 1) as u8, e & 1 == 1)
     }
@@ -325,6 +369,13 @@ mod tests {
                 .collect::<Vec<u8>>()
         });
         assert!(matches!(check(v), RuleRounds::Dense(_)));
+        // a quarter of a side in many rounds: the slots
+        let mut v = [vec![2u8; n], vec![0u8; n]];
+        for i in (0..n).step_by(4) {
+            v[0][i] = verdict(Wdl::Win, (i % 20) as u8 + 1, None);
+        }
+        v[0][1] = verdict(Wdl::Loss, 7, chase);
+        assert!(matches!(check(v), RuleRounds::Slotted(_)));
         // nothing decided by the rules (a loss of a round is not read)
         let v = [vec![0u8; n], vec![verdict(Wdl::Loss, 3, None); n]];
         assert!(matches!(check(v), RuleRounds::None));

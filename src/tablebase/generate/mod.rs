@@ -27,18 +27,20 @@
 //!
 //! Work is split over index chunks with rayon. Memory: one value byte per position and
 //! one bit (levels from 128 on) in steps 1, 2 and 4 for every table (the compact layout,
-//! see [`compact`]). A table with rule rounds (step 3) turns its value bytes into codes
-//! after round 0 (see [`code`]), writes round 0's levels to a work file (its values when
-//! nothing is ruled; else step 4 computes every level again) and gives an auxiliary byte
-//! (the rounds' flags and propagation steps, then step 4's codes) only to the positions
-//! open after round 0, found by a rank over a bit per position (see [`slots`]); during step
-//! 3, two worklist bits per index. The table handed over keeps its verdicts for those
-//! positions only (every other verdict is the plain one of its value, see
-//! [`SparseVerdicts`]), and the tables one capture away are read from memory or block by
-//! block from their files (see [`subs`]). KRNKR's closure, rule set 1, WDL and DTM: 90.1
-//! MiB at peak, 1.77 bytes per position, in the rule rounds (120.5 MiB, 2.37, when every
-//! position had a second byte); a table whose positions are nearly all open after round
-//! 0 needs up to a byte more per index.
+//! see [`compact`]). A table with rule rounds (step 3) writes round 0's levels to a work
+//! file after round 0 (its values when nothing is ruled), gives up its value bytes and
+//! holds the rounds sparse (see [`round_codes`]): for the positions open after round 0 (a
+//! quarter of KRNKR's, found by a rank over a bit per position, see [`slots`]) a code byte
+//! and a flag byte, for every other position a won and a lost bit, and two worklist bits
+//! per index. With a ruling the value bytes come back dense from the levels file, and the
+//! flag bytes turn into the codes step 4 needs. The table handed over keeps its verdicts
+//! for the positions open after round 0 only (every other verdict is the plain one of its
+//! value, see [`SparseVerdicts`]), in a work file while its WDL file is compressed, and the
+//! tables one capture away are read from memory or block by block from their files (see
+//! [`subs`]). KRNKR's closure, rule set 1, WDL and DTM: the rule rounds 63.7 MiB (1.25
+//! bytes per position; 89.8 MiB, 1.77, with a value byte per position), step 4 82.2 MiB
+//! (1.62), which is now the peak; a table whose positions are nearly all open after round
+//! 0 needs up to a byte more per index in step 4 and two in the rounds.
 
 mod bytes;
 pub(super) mod code;
@@ -51,7 +53,9 @@ mod heap;
 mod params;
 mod resume;
 mod retro;
+mod round_codes;
 mod slots;
+mod sparse_verdicts;
 mod subs;
 
 pub use dtc::{generate_dtc, generate_dtc_bytes, InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
@@ -68,8 +72,8 @@ use crate::progress::{Phase, Progress, Silent};
 use arrayvec::ArrayVec;
 use bytes::{Bits, Bytes};
 use rayon::prelude::*;
-pub use slots::SparseVerdicts;
 use slots::{LevelsFile, Slots};
+pub use sparse_verdicts::{SparseVerdicts, Window};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -117,21 +121,24 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
 
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
 /// value byte and a high level bit per position (the compact layout, see [`compact`]);
-/// with repetition-rule rounds (rule set 1, both sides attacking) also a bit per position
-/// for those open after round 0, their auxiliary bytes (estimated at half the positions:
-/// KRNKR's are a quarter, a table nearly all drawn has up to all), the rule rounds' two
-/// worklist bits per index and one capture-draw bit per position when the value byte has
-/// no room for it (see [`capdraw_in_value`]).
+/// with repetition-rule rounds (rule set 1, both sides attacking) the larger of step 4's
+/// (the compact layout, a bit per position for those open after round 0 and their code
+/// bytes) and the rounds' (the open bits, a code and a flag byte per open position, a won
+/// and a lost bit per position and two worklist bits per index), the open positions
+/// estimated at half (KRNKR's are a quarter, KRABKRA's 42 %, a table nearly all drawn has
+/// up to all), and one capture-draw bit per position when the value byte has no room for
+/// it (see [`capdraw_in_value`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
     let compact = 2 * n.next_multiple_of(8) + bits;
     if !Gen::has_rule_rounds(material, rules) {
-        compact
-    } else if capdraw_in_value(material) {
-        compact + n + 2 * bits
-    } else {
-        compact + n + 3 * bits
+        return compact;
     }
+    // half of the 2n positions open: n bytes per byte kept for them
+    let dtm = compact + bits + n;
+    let rounds = 4 * bits + 2 * n;
+    let capdraw = if capdraw_in_value(material) { 0 } else { bits };
+    dtm.max(rounds) + capdraw
 }
 
 /// An upper bound of the legal moves of either side of `material`: 17 per rook or cannon
@@ -570,12 +577,17 @@ pub fn generate_sparse(
     if cycles && !ruled {
         let from = resume::rules_from(resumed);
         if from.is_none() {
-            levels = Some(LevelsFile::save(&g, levels_path.clone())?);
-            g.open_rounds()?;
+            let file = LevelsFile::save(&g, levels_path.clone())?;
+            g.open_rounds(&file)?;
+            levels = Some(file);
+        } else {
+            // a checkpoint holds the rounds' codes dense
+            g.go_sparse()?;
         }
         ruled = cycles::run(&g, opts.progress, from)?;
         lap("rules");
         if ruled {
+            g.close_rounds(levels.as_ref())?;
             drop(levels.take());
             g.safe_point(Step::RulesDone)?;
         }
@@ -583,10 +595,16 @@ pub fn generate_sparse(
     if cycles && !ruled {
         match &levels {
             // back to round 0's levels
-            Some(file) => file.restore(&g)?,
+            Some(file) => {
+                g.unsparse()?;
+                file.restore(&g)?
+            }
             // resumed in the rule rounds, where round 0's levels are not kept: step 4
             // (the plain analysis, nothing being ruled) computes them again
-            None => ruled = true,
+            None => {
+                g.close_rounds(None)?;
+                ruled = true
+            }
         }
     }
     if ruled {
@@ -647,7 +665,7 @@ fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
             b.set(k, verdict_of(b.get(k)).map_or(255, |x| x.encode()));
         }
     }
-    (values, Some(SparseVerdicts { slots: aux }))
+    (values, Some(SparseVerdicts::new(aux)))
 }
 
 /// The verdict of a final generation code (None for illegal).

@@ -5,7 +5,9 @@
 //! start pass, after each level of the retrograde analysis (step 2) and of the distance to
 //! mate (step 4), at the start of each round of the repetition rules (step 3) and between
 //! steps 3 and 4. The whole state at such a point is a few byte arrays (the value bytes and
-//! high level bits of both sides to move; with rule rounds also the capture-draw bits of a
+//! high level bits of both sides to move, the value bytes of the rule rounds being held
+//! sparse and saved as the dense codes they stand for, see [`super::round_codes`]; with
+//! rule rounds also the capture-draw bits of a
 //! table that keeps them apart, see [`super::capdraw_in_value`], the bits of the positions
 //! open after round 0 and their auxiliary bytes, whose number the checkpoint gives when it
 //! is restored, see [`State::resize`]) and a [`Step`] saying where
@@ -18,6 +20,7 @@
 //! time since the last save is well above the save's cost).
 
 use super::bytes::{Bits, Bytes};
+use super::round_codes::RoundCodes;
 use super::Gen;
 use crate::board::rules::RuleSet;
 use crate::index::Material;
@@ -118,6 +121,9 @@ pub const METRICS: u8 = 0b11;
 
 enum Array<'a> {
     Bytes(&'a Bytes),
+    /// The value bytes during the rule rounds, held sparse and seen dense (see
+    /// [`super::round_codes`]): only saved (a restored state is dense).
+    Codes(RoundCodes<'a>, usize),
     Bits(&'a Bits),
     /// Bytes whose number the saved state decides (see [`State::resize`]).
     Sized(&'a SizedBytes),
@@ -165,6 +171,7 @@ impl State<'_> {
     pub fn len(&self, k: usize) -> usize {
         match self.arrays[k] {
             Array::Bytes(b) => b.len(),
+            Array::Codes(_, n) => n,
             Array::Bits(b) => b.words() * 8,
             Array::Sized(b) => b.lock().len(),
         }
@@ -193,6 +200,7 @@ impl State<'_> {
     pub fn read(&self, k: usize, start: usize, out: &mut [u8]) {
         match self.arrays[k] {
             Array::Bytes(b) => b.read_range(start, out),
+            Array::Codes(c, _) => c.read_range(start, out),
             Array::Bits(b) => b.read_range(start, out),
             Array::Sized(b) => b.lock().read_range(start, out),
         }
@@ -202,6 +210,7 @@ impl State<'_> {
     pub fn write(&self, k: usize, start: usize, data: &[u8]) {
         match self.arrays[k] {
             Array::Bytes(b) => b.write_range(start, data),
+            Array::Codes(..) => unreachable!("a checkpoint is restored into a dense state"),
             Array::Bits(b) => b.write_range(start, data),
             Array::Sized(b) => b.lock().write_range(start, data),
         }
@@ -245,7 +254,16 @@ impl Gen<'_> {
     /// after round 0 and their auxiliary bytes (`sized`: to be restored, their number being
     /// the checkpoint's).
     fn state_with<'s>(&'s self, sized: Option<&'s [SizedBytes; 2]>) -> State<'s> {
-        let mut arrays = vec![Array::Bytes(&self.val[0]), Array::Bytes(&self.val[1])];
+        let mut arrays = if self.is_sparse() {
+            // the same image as dense codes
+            let n = self.size();
+            vec![
+                Array::Codes(self.codes(0), n),
+                Array::Codes(self.codes(1), n),
+            ]
+        } else {
+            vec![Array::Bytes(&self.val[0]), Array::Bytes(&self.val[1])]
+        };
         if let Some([a, b]) = &self.high {
             arrays.push(Array::Bits(a));
             arrays.push(Array::Bits(b));

@@ -18,7 +18,8 @@ impl Gen<'_> {
         order: u8,
         stamp: u8,
     ) -> bool {
-        let (val, aux) = (&self.val[side.index()], &self.aux[side.index()]);
+        // the rule rounds' codes (see [`round_codes`])
+        let (val, aux) = (self.codes(side.index()), &self.aux[side.index()]);
         let decided = if child_loss {
             let win = code::make(order, code::WIN);
             val.update(q, |b| (b & code::OPEN != 0).then_some(win))
@@ -131,7 +132,6 @@ impl Gen<'_> {
         for &q in preds.iter() {
             val.prefetch(q as usize);
         }
-        let _ = mode;
         if dedupe {
             preds.sort_unstable();
             let mut last = u64::MAX;

@@ -11,12 +11,10 @@
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
-use super::{code, compact, Gen};
+use super::Gen;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
-use crate::tablebase::values::{wdl_of, Verdict};
-use crate::tablebase::workfile::{Backing, Buf};
-use rayon::prelude::*;
+use crate::tablebase::workfile::Backing;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -33,6 +31,13 @@ pub(super) struct Slots {
     within: Vec<u16>,
     /// The bytes, in index order.
     pub(super) bytes: Bytes,
+    /// During the rule rounds: the codes of the open positions, in index order (see
+    /// [`super::round_codes`]; else empty).
+    pub(super) codes: Bytes,
+    /// During the rule rounds: two bits per index, bit `2 i` set when the position `i`
+    /// (without a byte) was won in round 0, bit `2 i + 1` when it was lost (one cache line
+    /// for both).
+    pub(super) plain: Bits,
 }
 
 impl Slots {
@@ -43,7 +48,22 @@ impl Slots {
             base: Vec::new(),
             within: Vec::new(),
             bytes: Bytes::new(0, 0),
+            codes: Bytes::new(0, 0),
+            plain: Bits::with(&Backing::Heap, 0)?,
         })
+    }
+
+    /// No bit set among `n` on the heap, and `count` bytes (0): for bits set in index order,
+    /// each with the next byte, then ranked ([`Slots::index_bits`]).
+    pub fn sized(n: usize, count: usize) -> Slots {
+        Slots {
+            open: Bits::heap(n),
+            base: Vec::new(),
+            within: Vec::new(),
+            bytes: Bytes::new(count, 0),
+            codes: Bytes::new(0, 0),
+            plain: Bits::heap(0),
+        }
     }
 
     /// The rank counts of the bits as they are now; the number of set bits.
@@ -108,7 +128,23 @@ impl Slots {
     /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
     /// has a byte.
     #[inline]
-    pub fn each(&self, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
+    pub fn each(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
+        self.each_in(&self.bytes, start, end, f)
+    }
+
+    /// [`Slots::each`] over the codes of the rule rounds (see [`super::round_codes`]).
+    #[inline]
+    pub fn each_code(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
+        self.each_in(&self.codes, start, end, f)
+    }
+
+    /// The work file the codes are in, if any (its resident set is checked at scans).
+    pub fn codes_work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
+        self.codes.work_file()
+    }
+
+    #[inline]
+    fn each_in(&self, bytes: &Bytes, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
         if start >= end {
             return;
         }
@@ -121,43 +157,10 @@ impl Slots {
                 if i >= end {
                     return;
                 }
-                f(i, self.bytes.get(s));
+                f(i, bytes.get(s));
                 s += 1;
             }
         }
-    }
-}
-
-/// The verdicts of a table whose rule rounds ruled some position, kept for the positions
-/// open after round 0 (a byte each, the WDL-file byte); every other position's verdict is
-/// the plain one of its value.
-pub struct SparseVerdicts {
-    pub(super) slots: [Slots; 2],
-}
-
-impl SparseVerdicts {
-    /// The WDL-file byte of index `i` with side `s` to move (0 Red, 1 Black), None when it
-    /// is the plain verdict of its value.
-    #[inline]
-    pub fn get(&self, s: usize, i: usize) -> Option<u8> {
-        let slots = &self.slots[s];
-        slots.has(i).then(|| slots.get(i))
-    }
-
-    /// The verdicts of every position (a byte each, 255 for illegal placements), given the
-    /// table's values.
-    pub fn dense(&self, values: &[Buf; 2]) -> [Buf; 2] {
-        [0, 1].map(|s| {
-            let v: Vec<u8> = values[s]
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| match self.get(s, i) {
-                    Some(b) => b,
-                    None => wdl_of(x).map_or(255, |w| Verdict::plain(w).encode()),
-                })
-                .collect();
-            Buf::from(v)
-        })
     }
 }
 
@@ -171,12 +174,17 @@ impl LevelsFile {
     /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
     /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
     /// killed process is removed when the table starts again), else in the system's
-    /// temporary folder with the process id in the name.
+    /// temporary folder with the process id and a count of the calls in the name.
     pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
         match work_dir {
             Some(dir) => dir.join(format!("{material}.levels.work")),
             None => {
-                std::env::temp_dir().join(format!("{material}.levels.{}.work", std::process::id()))
+                // unique to the process and the call: generations of one material may run
+                // at once in one process (a library user's threads)
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let pid = std::process::id();
+                std::env::temp_dir().join(format!("{material}.levels.{pid}-{k}.work"))
             }
         }
     }
@@ -209,6 +217,16 @@ impl LevelsFile {
         Ok(file)
     }
 
+    /// The file for reading from its start (round 0's value bytes of Red to move first,
+    /// then its high bits, then Black's), and its path.
+    pub fn open(&self) -> Result<(std::io::BufReader<std::fs::File>, PathBuf), TbError> {
+        let f = std::fs::File::open(&self.path).map_err(|e| TbError::Io {
+            path: self.path.display().to_string(),
+            source: e,
+        })?;
+        Ok((std::io::BufReader::new(f), self.path.clone()))
+    }
+
     /// Put the saved value bytes and high bits back.
     pub fn restore(&self, g: &Gen<'_>) -> Result<(), TbError> {
         let io = |e: std::io::Error| TbError::Io {
@@ -239,49 +257,6 @@ impl LevelsFile {
 impl Drop for LevelsFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-impl Gen<'_> {
-    /// After round 0 of a table with rule rounds: the value bytes turned from the compact
-    /// layout into codes (see [`code`]; an open position's byte is the same in both), and an
-    /// auxiliary byte for every open position.
-    pub(super) fn open_rounds(&mut self) -> Result<(), TbError> {
-        let n = self.size();
-        for s in 0..2 {
-            let (val, high, open) = (&self.val[s], &self.high_bits()[s], &self.aux[s].open);
-            (0..self.chunks()).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                for i in start..end {
-                    let b = val.get(i);
-                    let c = if b == compact::ILLEGAL {
-                        code::ILLEGAL
-                    } else if b > compact::ILLEGAL {
-                        open.set(i);
-                        continue;
-                    } else {
-                        compact::level_code(b + 128 * high.get(i) as u8)
-                    };
-                    val.set(i, c);
-                }
-            });
-            // the high bits serve step 4 again, from zero
-            for w in 0..high.words() {
-                high.take(w);
-            }
-        }
-        let backing = self.val[0].backing();
-        for slots in &mut self.aux {
-            slots.allocate(&backing, 0xFF)?;
-        }
-        if std::env::var_os("XQDB_PHASES").is_some() {
-            eprintln!(
-                "  open after round 0: {} + {} of {n} per side",
-                self.aux[0].bytes.len(),
-                self.aux[1].bytes.len()
-            );
-        }
-        Ok(())
     }
 }
 

@@ -242,7 +242,7 @@ impl Gen<'_> {
             for side in Color::ALL {
                 for kind in kinds {
                     let v = code::make(order, kind);
-                    self.val[side.index()].scan(start, end, v, |_| k += 1);
+                    self.codes(side.index()).scan(start, end, v, |_| k += 1);
                 }
             }
             count.fetch_add(k, Relaxed);
@@ -266,7 +266,8 @@ impl Gen<'_> {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for side in Color::ALL {
                     let mut wins = Vec::new();
-                    self.val[side.index()].scan(start, end, new_win, |d| wins.push(d));
+                    self.codes(side.index())
+                        .scan(start, end, new_win, |d| wins.push(d));
                     for d in wins {
                         self.open_preds(d, side, &mut preds);
                         for &p in &preds {

@@ -1,0 +1,413 @@
+//! The value bytes of a table with repetition-rule rounds while the rounds run (step 3),
+//! kept sparse: a code byte only for the positions open after round 0 (beside their flag
+//! bytes, found by the same rank, see [`super::slots`]), and two bits for every other
+//! position (won or lost in round 0; neither: an illegal placement). Only open positions
+//! change in the rounds, and a decided position of round 0 is read only as lost or not, so
+//! [`RoundCodes`] shows the rounds the very codes a dense byte per position held (see
+//! [`super::code`]).
+//!
+//! The dense value bytes are given up when the rounds start ([`Gen::go_sparse`]) and built
+//! again when they end with a ruling ([`Gen::close_rounds`]): from round 0's levels in their
+//! work file ([`LevelsFile`]), so that the dense bytes and the bits are never held at once,
+//! or (resumed in the rounds, where that file is gone) from the bits, one side at a time.
+//! A checkpoint in the rounds sees the dense codes ([`RoundCodes::read_range`]): its layout
+//! is that of a state with dense value bytes.
+
+use super::bytes::{Bits, Bytes};
+use super::params::CHUNK;
+use super::slots::{LevelsFile, Slots};
+use super::{code, compact, Gen};
+use crate::tablebase::table::TbError;
+use crate::tablebase::workfile::Backing;
+use rayon::prelude::*;
+use std::io::{Read, Seek, SeekFrom};
+
+/// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
+/// illegal placement).
+const WON: u64 = 1;
+const LOST: u64 = 2;
+
+/// The codes of one side to move during the rule rounds (see the module documentation).
+#[derive(Copy, Clone)]
+pub(super) struct RoundCodes<'a> {
+    s: &'a Slots,
+}
+
+impl<'a> RoundCodes<'a> {
+    /// The code of a position without a slot.
+    #[inline(always)]
+    fn plain(&self, i: usize) -> u8 {
+        match (self.s.plain.word(i >> 5) >> ((i & 31) * 2)) & 3 {
+            WON => code::make(0, code::WIN),
+            LOST => code::make(0, code::LOSS),
+            _ => code::ILLEGAL,
+        }
+    }
+
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> u8 {
+        if self.s.has(i) {
+            self.s.codes.get(self.s.slot(i))
+        } else {
+            self.plain(i)
+        }
+    }
+
+    /// The codes of indices `8 w .. 8 w + 8` as one little-endian word (past the end:
+    /// illegal placements).
+    #[inline]
+    pub fn word(&self, w: usize) -> u64 {
+        let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
+        let two = (self.s.plain.word(w / 4) >> ((w % 4) * 16)) & 0xFFFF;
+        let mut x = self.open_codes(w, here);
+        for b in 0..8 {
+            if here >> b & 1 != 0 {
+                continue;
+            }
+            let c = match (two >> (2 * b)) & 3 {
+                WON => code::make(0, code::WIN),
+                LOST => code::make(0, code::LOSS),
+                _ => code::ILLEGAL,
+            };
+            x |= (c as u64) << (8 * b);
+        }
+        x
+    }
+
+    /// The open bits of the codes of indices `8 w .. 8 w + 8` (the high bit of byte `b` set
+    /// when index `8 w + b` is open): what a word of dense codes shows under
+    /// `0x8080_8080_8080_8080`.
+    #[inline]
+    pub fn open_word(&self, w: usize) -> u64 {
+        let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
+        if here == 0 {
+            return 0;
+        }
+        self.open_codes(w, here) & 0x8080_8080_8080_8080
+    }
+
+    /// The codes of the indices of word `w` that have a slot (`here`: their bits), at their
+    /// bytes; 0 elsewhere.
+    #[inline(always)]
+    fn open_codes(&self, w: usize, here: u64) -> u64 {
+        let mut x = 0u64;
+        if here != 0 {
+            let mut k = self.s.slot(w * 8);
+            let mut bits = here;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                x |= (self.s.codes.get(k) as u64) << (8 * b);
+                k += 1;
+            }
+        }
+        x
+    }
+
+    /// Set the code of position `i`, which must have a slot (only positions open after
+    /// round 0 change in the rounds).
+    #[inline(always)]
+    pub fn set(&self, i: usize, v: u8) {
+        debug_assert!(self.s.has(i), "only an open position's code changes");
+        self.s.codes.set(self.s.slot(i), v)
+    }
+
+    /// [`Bytes::update`] on the code of `i`; a position without a slot is never replaced
+    /// (`f` must answer None for its code: it is decided).
+    #[inline(always)]
+    pub fn update(&self, i: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
+        if self.s.has(i) {
+            self.s.codes.update(self.s.slot(i), f)
+        } else {
+            let c = self.plain(i);
+            debug_assert!(f(c).is_none(), "a decided position of round 0 stays");
+            Err(c)
+        }
+    }
+
+    /// Call `f` for every index in `start..end` (`start` a multiple of 64) whose code is
+    /// `v`, a code of an open position or of a round from 1 on (only positions with a slot
+    /// hold those).
+    #[inline]
+    pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        debug_assert!(v & code::OPEN != 0 || code::order(v) > 0);
+        if let Some(w) = self.s.codes_work_file() {
+            w.tick();
+        }
+        self.s.each_code(start, end, |i, c| {
+            if c == v {
+                f(i)
+            }
+        })
+    }
+
+    /// A hint that position `i`'s code is about to be read (its open bit).
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        self.s.open.prefetch(i);
+    }
+
+    /// Where the codes are (for arrays that go beside them).
+    pub fn backing(&self) -> Backing {
+        self.s.codes.backing()
+    }
+
+    /// Bytes `start..start + out.len()` of the dense codes (`start` a multiple of 8; for a
+    /// checkpoint).
+    pub fn read_range(&self, start: usize, out: &mut [u8]) {
+        for (k, chunk) in out.chunks_mut(8).enumerate() {
+            let w = self.word(start / 8 + k).to_le_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// The codes of side `s` (0 Red, 1 Black) during the rule rounds.
+    #[inline(always)]
+    pub(super) fn codes(&self, s: usize) -> RoundCodes<'_> {
+        RoundCodes { s: &self.aux[s] }
+    }
+
+    /// True while the rule rounds hold their codes sparse (the dense value bytes given up).
+    pub(super) fn is_sparse(&self) -> bool {
+        self.rule_rounds && self.val[0].len() != self.size()
+    }
+
+    /// After round 0 of a table with rule rounds, its levels saved in `levels`: the dense
+    /// value bytes and high bits given up, then from the file, a side at a time, the open
+    /// bits, the won and lost bits of the others, and for every open position a code (its
+    /// counter: an open position's byte is the same in both layouts) and a flag byte.
+    pub(super) fn open_rounds(&mut self, levels: &LevelsFile) -> Result<(), TbError> {
+        let n = self.size();
+        let backing = self.val[0].backing();
+        self.val = [Bytes::new(0, 0), Bytes::new(0, 0)];
+        let high_bytes = self.high_bits()[0].words() as u64 * 8;
+        if let Some(high) = &mut self.high {
+            // untouched until step 4 sets a level from 128 on
+            *high = [Bits::with(&backing, n)?, Bits::with(&backing, n)?];
+        }
+        let (mut r, path) = levels.open()?;
+        let mut buf = vec![0u8; CHUNK];
+        for s in 0..2 {
+            let from = s as u64 * (n as u64 + high_bytes);
+            let slots = &mut self.aux[s];
+            slots.plain = Bits::with(&backing, 2 * n)?;
+            r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
+            for start in (0..n).step_by(CHUNK) {
+                let len = CHUNK.min(n - start);
+                r.read_exact(&mut buf[..len]).map_err(|e| io(&path, e))?;
+                for (j, &b) in buf[..len].iter().enumerate() {
+                    let i = start + j;
+                    if b > compact::ILLEGAL {
+                        slots.open.set(i);
+                    } else if b == compact::ILLEGAL {
+                        // illegal: neither bit
+                    } else if code::is_win(compact::level_code(b)) {
+                        slots.plain.set(2 * i);
+                    } else {
+                        slots.plain.set(2 * i + 1);
+                    }
+                }
+            }
+            slots.allocate(&backing, 0xFF)?;
+            slots.codes = Bytes::with(&backing, slots.bytes.len(), code::ILLEGAL)?;
+            r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
+            let mut k = 0;
+            for start in (0..n).step_by(CHUNK) {
+                let len = CHUNK.min(n - start);
+                r.read_exact(&mut buf[..len]).map_err(|e| io(&path, e))?;
+                for &b in buf[..len].iter().filter(|&&b| b > compact::ILLEGAL) {
+                    slots.codes.set(k, b);
+                    k += 1;
+                }
+            }
+        }
+        if std::env::var_os("XQDB_PHASES").is_some() {
+            eprintln!(
+                "  open after round 0: {} + {} of {n} per side",
+                self.aux[0].bytes.len(),
+                self.aux[1].bytes.len()
+            );
+        }
+        Ok(())
+    }
+
+    /// Resumed in the rule rounds: with the value bytes as dense codes (see [`code`]), the
+    /// open bits set and the slots allocated: the codes of the open positions into their slots, the won and lost bits
+    /// of the others, and the value bytes (and high bits, unused in the rounds) given up.
+    pub(super) fn go_sparse(&mut self) -> Result<(), TbError> {
+        let n = self.size();
+        let backing = self.val[0].backing();
+        for s in 0..2 {
+            let slots = &mut self.aux[s];
+            slots.codes = Bytes::with(&backing, slots.bytes.len(), code::ILLEGAL)?;
+            slots.plain = Bits::with(&backing, 2 * n)?;
+            let (val, slots) = (&self.val[s], &self.aux[s]);
+            (0..self.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut k = slots.slot(start);
+                for i in start..end {
+                    let b = val.get(i);
+                    if slots.has(i) {
+                        slots.codes.set(k, b);
+                        k += 1;
+                    } else if code::is_win(b) {
+                        slots.plain.set(2 * i);
+                    } else if code::is_loss(b) {
+                        slots.plain.set(2 * i + 1);
+                    }
+                }
+            });
+            self.val[s] = Bytes::new(0, 0);
+        }
+        if let Some(high) = &mut self.high {
+            // untouched until step 4 sets a level from 128 on
+            *high = [Bits::with(&backing, n)?, Bits::with(&backing, n)?];
+        }
+        Ok(())
+    }
+
+    /// The end of the rule rounds with a ruling: the value bytes dense again, the codes of
+    /// every position (a slot's code, else its round-0 outcome from the levels file when
+    /// given, else from the bits); the flag bytes and the bits given up.
+    pub(super) fn close_rounds(&mut self, levels: Option<&LevelsFile>) -> Result<(), TbError> {
+        let n = self.size();
+        let backing = self.aux[0].codes.backing();
+        for slots in &mut self.aux {
+            // the flags are done: the slots hold the codes from now on
+            slots.bytes = std::mem::replace(&mut slots.codes, Bytes::new(0, 0));
+            if levels.is_some() {
+                slots.plain = Bits::with(&Backing::Heap, 0)?;
+            }
+        }
+        let mut file = match levels {
+            Some(l) => Some(l.open()?),
+            None => None,
+        };
+        let mut buf = vec![0u8; CHUNK];
+        for s in 0..2 {
+            let val = Bytes::with(&backing, n, code::ILLEGAL)?;
+            let slots = &self.aux[s];
+            for start in (0..n).step_by(CHUNK) {
+                let len = CHUNK.min(n - start);
+                if let Some((r, path)) = &mut file {
+                    r.read_exact(&mut buf[..len]).map_err(|e| io(path, e))?;
+                }
+                let mut k = slots.slot(start);
+                for (j, i) in (start..start + len).enumerate() {
+                    let c = if slots.has(i) {
+                        k += 1;
+                        slots.bytes.get(k - 1)
+                    } else if file.is_some() {
+                        match buf[j] {
+                            compact::ILLEGAL => code::ILLEGAL,
+                            b => compact::level_code(b),
+                        }
+                    } else if slots.plain.get(2 * i) {
+                        code::make(0, code::WIN)
+                    } else if slots.plain.get(2 * i + 1) {
+                        code::make(0, code::LOSS)
+                    } else {
+                        code::ILLEGAL
+                    };
+                    val.set(i, c);
+                }
+            }
+            if let Some((r, path)) = &mut file {
+                // past this side's high bits
+                let skip = self.high_bits()[s].words() as i64 * 8;
+                r.seek_relative(skip).map_err(|e| io(path, e))?;
+            }
+            self.val[s] = val;
+            let slots = &mut self.aux[s];
+            slots.plain = Bits::with(&Backing::Heap, 0)?;
+        }
+        Ok(())
+    }
+
+    /// The end of the rule rounds without a ruling: the slots and bits given up, the value
+    /// bytes and high bits allocated again (for round 0's levels to be restored).
+    pub(super) fn unsparse(&mut self) -> Result<(), TbError> {
+        let n = self.size();
+        let backing = self.aux[0].codes.backing();
+        for slots in &mut self.aux {
+            slots.codes = Bytes::new(0, 0);
+            slots.bytes = Bytes::new(0, 0);
+            slots.plain = Bits::with(&Backing::Heap, 0)?;
+        }
+        for s in 0..2 {
+            self.val[s] = Bytes::with(&backing, n, compact::ILLEGAL)?;
+        }
+        Ok(())
+    }
+}
+
+fn io(path: &std::path::Path, e: std::io::Error) -> TbError {
+    TbError::Io {
+        path: path.display().to_string(),
+        source: e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sparse codes show what dense codes would: a slot's byte, else won, lost or
+    /// illegal; by position, by word, by scan and as a checkpoint image.
+    #[test]
+    fn sparse_codes_read_as_dense_ones() {
+        let n = 300;
+        let dense: Vec<u8> = (0..n)
+            .map(|i| match i % 5 {
+                0 => code::OPEN | ((i % 7) as u8 + 1),
+                1 => code::make(0, code::WIN),
+                2 => code::make(0, code::LOSS),
+                3 => code::ILLEGAL,
+                _ => code::make(3, code::WIN),
+            })
+            .collect();
+        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        s.plain = Bits::heap(2 * n);
+        // the open positions and those decided in a round (order 3) have slots
+        for (i, &c) in dense.iter().enumerate() {
+            if c & code::OPEN != 0 || code::order(c) > 0 {
+                s.open.set(i);
+            } else if code::is_win(c) {
+                s.plain.set(2 * i);
+            } else if code::is_loss(c) {
+                s.plain.set(2 * i + 1);
+            }
+        }
+        s.allocate(&Backing::Heap, 0xFF).expect("heap");
+        s.codes = Bytes::new(s.bytes.len(), 0);
+        let mut k = 0;
+        for (i, &c) in dense.iter().enumerate() {
+            if s.has(i) {
+                s.codes.set(k, c);
+                k += 1;
+            }
+        }
+        let codes = RoundCodes { s: &s };
+        for (i, &c) in dense.iter().enumerate() {
+            assert_eq!(codes.get(i), c, "index {i}");
+        }
+        for w in 0..n / 8 {
+            let want = u64::from_le_bytes(dense[8 * w..8 * w + 8].try_into().expect("8"));
+            assert_eq!(codes.word(w), want, "word {w}");
+            assert_eq!(codes.open_word(w), want & 0x8080_8080_8080_8080);
+        }
+        let mut image = vec![0u8; 296];
+        codes.read_range(0, &mut image);
+        assert_eq!(image[..], dense[..296]);
+        let mut hits = Vec::new();
+        codes.scan(0, n, code::make(3, code::WIN), |i| hits.push(i));
+        assert_eq!(hits, (0..n).filter(|i| i % 5 == 4).collect::<Vec<_>>());
+        // a decided position of round 0 is never replaced; an open one is
+        assert_eq!(codes.update(1, |_| None), Err(code::make(0, code::WIN)));
+        assert!(codes.update(0, |b| Some(b - 1)).is_ok());
+        codes.set(5, code::DRAW);
+        assert_eq!(codes.get(5), code::DRAW);
+    }
+}
