@@ -382,19 +382,11 @@ impl Gen<'_> {
         for &q in preds.iter() {
             val.prefetch(q as usize);
         }
-        if dedupe {
-            preds.sort_unstable();
-        }
-        let mut last = u64::MAX;
-        for &q in preds.iter() {
-            if dedupe && q == last {
-                continue;
-            }
-            last = q;
+        super::retro::each_distinct(preds, dedupe, |q| {
             if self.apply_counting(q as usize, y, loss, order, stamp) {
                 next.set(q as usize);
             }
-        }
+        });
     }
 }
 

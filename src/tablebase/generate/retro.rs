@@ -132,20 +132,9 @@ impl Gen<'_> {
         for &q in preds.iter() {
             val.prefetch(q as usize);
         }
-        if dedupe {
-            preds.sort_unstable();
-            let mut last = u64::MAX;
-            for &q in preds.iter() {
-                if q != last {
-                    self.apply(q, side, child_loss, child_code, stamp, mode);
-                    last = q;
-                }
-            }
-        } else {
-            for &q in preds.iter() {
-                self.apply(q, side, child_loss, child_code, stamp, mode);
-            }
-        }
+        each_distinct(preds, dedupe, |q| {
+            self.apply(q, side, child_loss, child_code, stamp, mode)
+        });
     }
 
     /// Un-move the position `i` (side `x` to move, decided with code `c`) into its
@@ -267,5 +256,22 @@ impl Gen<'_> {
             level += 1;
         }
         self.check_fault()
+    }
+}
+
+/// Call `f` once for each distinct index of `preds`: when `dedupe` (a nearly symmetric
+/// position may list one predecessor twice) they are sorted first and repeats skipped.
+#[inline]
+pub(super) fn each_distinct(preds: &mut ArrayVec<u64, 512>, dedupe: bool, mut f: impl FnMut(u64)) {
+    if dedupe {
+        preds.sort_unstable();
+    }
+    let mut last = u64::MAX;
+    for &q in preds.iter() {
+        if dedupe && q == last {
+            continue;
+        }
+        last = q;
+        f(q);
     }
 }
