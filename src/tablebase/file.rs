@@ -12,7 +12,7 @@ pub use super::header::{
     Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
 };
 pub use super::reader::TableFile;
-use super::table::{Table, TbError};
+use super::table::Table;
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use super::workfile::Buf;
 use crate::index::Material;
@@ -347,12 +347,9 @@ pub fn write_files_sparse(
     if let Some(sp) = &mut sparse {
         // the verdicts wait in a work file while the values are compressed
         let path = dir.join(format!("{}.verdicts.work", table.material));
-        sp.spill(path.clone()).map_err(|e| match e {
-            TbError::Io { source, .. } => FileError::Io {
-                path: path.display().to_string(),
-                source,
-            },
-            e => corrupt(&path, e.to_string()),
+        sp.spill(path.clone()).map_err(|source| FileError::Io {
+            path: path.display().to_string(),
+            source,
         })?;
     }
     write_file(

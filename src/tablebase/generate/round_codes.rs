@@ -27,6 +27,16 @@ use std::io::{Read, Seek, SeekFrom};
 const WON: u64 = 1;
 const LOST: u64 = 2;
 
+/// The code of a position without a slot from its two bits (the low two of `t`).
+#[inline(always)]
+fn pair_code(t: u64) -> u8 {
+    match t & 3 {
+        WON => code::make(0, code::WIN),
+        LOST => code::make(0, code::LOSS),
+        _ => code::ILLEGAL,
+    }
+}
+
 /// The codes of one side to move during the rule rounds (see the module documentation).
 #[derive(Copy, Clone)]
 pub(super) struct RoundCodes<'a> {
@@ -37,11 +47,7 @@ impl<'a> RoundCodes<'a> {
     /// The code of a position without a slot.
     #[inline(always)]
     fn plain(&self, i: usize) -> u8 {
-        match (self.s.plain.word(i >> 5) >> ((i & 31) * 2)) & 3 {
-            WON => code::make(0, code::WIN),
-            LOST => code::make(0, code::LOSS),
-            _ => code::ILLEGAL,
-        }
+        pair_code(self.s.plain.word(i >> 5) >> ((i & 31) * 2))
     }
 
     #[inline(always)]
@@ -64,12 +70,7 @@ impl<'a> RoundCodes<'a> {
             if here >> b & 1 != 0 {
                 continue;
             }
-            let c = match (two >> (2 * b)) & 3 {
-                WON => code::make(0, code::WIN),
-                LOST => code::make(0, code::LOSS),
-                _ => code::ILLEGAL,
-            };
-            x |= (c as u64) << (8 * b);
+            x |= (pair_code(two >> (2 * b)) as u64) << (8 * b);
         }
         x
     }
@@ -304,12 +305,8 @@ impl Gen<'_> {
                             compact::ILLEGAL => code::ILLEGAL,
                             b => compact::level_code(b),
                         }
-                    } else if slots.plain.get(2 * i) {
-                        code::make(0, code::WIN)
-                    } else if slots.plain.get(2 * i + 1) {
-                        code::make(0, code::LOSS)
                     } else {
-                        code::ILLEGAL
+                        RoundCodes { s: slots }.plain(i)
                     };
                     val.set(i, c);
                 }

@@ -8,7 +8,6 @@
 
 use super::bytes::Bytes;
 use super::slots::Slots;
-use crate::tablebase::table::TbError;
 use crate::tablebase::values::{wdl_of, Verdict};
 use crate::tablebase::workfile::Buf;
 use std::io::Write;
@@ -90,21 +89,16 @@ impl SparseVerdicts {
     }
 
     /// Move the bytes to the work file `path` (removed when the verdicts are dropped).
-    pub fn spill(&mut self, path: PathBuf) -> Result<(), TbError> {
+    pub fn spill(&mut self, path: PathBuf) -> std::io::Result<()> {
         if self.spilled.is_some() {
             return Ok(());
         }
-        let io = |e: std::io::Error| TbError::Io {
-            path: path.display().to_string(),
-            source: e,
-        };
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(true)
-            .open(&path)
-            .map_err(io)?;
+            .open(&path)?;
         let mut spilled = Spilled {
             file,
             path: path.clone(),
@@ -119,10 +113,10 @@ impl SparseVerdicts {
                 for start in (0..b.len()).step_by(buf.len()) {
                     let len = buf.len().min(b.len() - start);
                     b.read_range(start, &mut buf[..len]);
-                    w.write_all(&buf[..len]).map_err(io)?;
+                    w.write_all(&buf[..len])?;
                 }
             }
-            w.flush().map_err(io)?;
+            w.flush()?;
         }
         for slots in &mut self.slots {
             slots.bytes = Bytes::new(0, 0);
