@@ -430,6 +430,35 @@ impl Position {
         self.mirror_key = undo.mirror_key;
     }
 
+    /// The Zobrist key of the position after `m` and the key of its mirror image, both
+    /// without the side to move's part (the same for every move of a position), without
+    /// playing it: two moves of a position lead to mirror images only when the first's
+    /// pair equals the second's swapped.
+    #[inline]
+    pub fn keys_after(&self, m: Move) -> (u64, u64) {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return (self.key, self.mirror_key);
+        };
+        let mut key = self.key ^ piece_key(piece, from) ^ piece_key(piece, to);
+        let mut mkey =
+            self.mirror_key ^ piece_key(piece, from.mirror()) ^ piece_key(piece, to.mirror());
+        if let Some(c) = self.board[to.index()] {
+            key ^= piece_key(c, to);
+            mkey ^= piece_key(c, to.mirror());
+        }
+        (key, mkey)
+    }
+
+    /// True when the moves `a` and `b` lead to mirror images of each other.
+    pub fn mirror_results(&self, a: Move, b: Move) -> bool {
+        let (x, y) = (self.after(a), self.after(b));
+        (0..90).all(|k| {
+            let s = Square::ALL[k];
+            x.board[k] == y.board[s.mirror().index()]
+        })
+    }
+
     /// Play `m` on a copy.
     pub fn after(&self, m: Move) -> Position {
         let mut p = self.clone();
@@ -488,5 +517,40 @@ mod tests {
         let f = p.flip_colors();
         assert_eq!(f.flip_colors(), p);
         assert_eq!(f.turn(), Color::Black);
+    }
+
+    /// `keys_after` gives the keys `play` computes (less the side to move's part), and two
+    /// moves share a mirror class exactly when `mirror_results` says so.
+    #[test]
+    fn keys_after_and_mirror_results() {
+        // every piece on the centre file: the moves to either side mirror each other in
+        // pairs, those along the file (and the capture) have no partner
+        let p = Position::from_fen("4k4/4r4/9/9/9/4R4/9/9/4N4/4K4 w").unwrap();
+        let moves = p.legal_moves();
+        let class = |m: Move| {
+            let (k, mk) = p.keys_after(m);
+            k.min(mk)
+        };
+        let mut pairs = 0;
+        for &a in &moves {
+            let after = p.after(a);
+            assert_eq!(
+                p.keys_after(a),
+                (after.key() ^ side_key(), after.mirror().key() ^ side_key()),
+                "{a}"
+            );
+            for &b in &moves {
+                if a == b {
+                    continue;
+                }
+                let mirrored = p.mirror_results(a, b);
+                assert_eq!(mirrored, after.mirror() == p.after(b), "{a} {b}");
+                assert_eq!(mirrored, class(a) == class(b), "{a} {b}");
+                pairs += mirrored as usize;
+            }
+        }
+        // the rook's four pairs along its rank, the horse's three, the king's one (both
+        // orders)
+        assert_eq!(pairs, 16);
     }
 }

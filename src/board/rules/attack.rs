@@ -177,11 +177,14 @@ pub fn escaping_moves(pos: &Position) -> MoveList {
     if attacks.is_empty() {
         return out;
     }
+    // each move played and taken back on one copy
+    let mut after = pos.clone();
     for m in pos.quiet_moves() {
-        let after = pos.after(m);
+        let undo = after.play(m);
         if attacks.iter().any(|&a| escapes_marking(&after, a, m)) {
             out.push(m);
         }
+        after.undo(m, undo);
     }
     out
 }

@@ -166,9 +166,9 @@ impl Gen<'_> {
             return Child::Bad;
         };
         let s = (!x.pos.turn()).index();
-        let v = self.codes(s).get(j);
+        let (v, flags) = self.codes(s).get_with_flags(j);
         if v & code::OPEN != 0 {
-            Child::Open(self.aux[s].get(j))
+            Child::Open(flags)
         } else if code::is_loss(v) {
             Child::Good
         } else {
@@ -249,7 +249,8 @@ impl Gen<'_> {
         any.load(Relaxed)
     }
 
-    /// Set the base flags on the open positions (once, after round 0).
+    /// Set the base flags on the open positions (once, after round 0). Each index is
+    /// decoded once for both sides to move.
     fn mark(&self) {
         for side in Color::ALL {
             self.each_open(side, |i| {
@@ -257,30 +258,57 @@ impl Gen<'_> {
                 false
             });
         }
-        for side in Color::ALL {
-            self.each_open(side, |i| {
-                let Some(x) = self.node(i, side) else {
-                    return false;
-                };
-                let (moves, child_flag, own_flag) = if x.pos.in_check() {
-                    (x.pos.quiet_moves(), CHECK, IN_CHECK)
-                } else {
-                    (escaping_moves(&x.pos), CHASE, IN_CHASE)
-                };
-                let mut found = false;
-                for m in moves {
-                    if let Some(j) = self.quiet_child(&x, m) {
-                        if self.is_open(!side, j) {
-                            self.aux[(!side).index()].or(j, child_flag);
-                            found = true;
-                        }
+        let n = self.size();
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                let mut open = self.codes(0).open_word(w) | self.codes(1).open_word(w);
+                while open != 0 {
+                    let i = w * 8 + (open.trailing_zeros() / 8) as usize;
+                    open &= open - 1;
+                    if i < n {
+                        self.mark_index(i);
                     }
                 }
-                if found {
-                    self.aux[side.index()].or(i, own_flag);
+            }
+        });
+    }
+
+    /// The base flags that the open positions of index `i` set (on themselves and on their
+    /// open children).
+    fn mark_index(&self, i: usize) {
+        let mut prev: Option<Node> = None;
+        for side in Color::ALL {
+            if !self.is_open(side, i) {
+                continue;
+            }
+            let x = match prev.take() {
+                Some(mut x) => {
+                    x.pos.play_null();
+                    x
                 }
-                false
-            });
+                None => match self.node(i, side) {
+                    Some(x) => x,
+                    None => continue,
+                },
+            };
+            let (moves, child_flag, own_flag) = if x.pos.in_check() {
+                (x.pos.quiet_moves(), CHECK, IN_CHECK)
+            } else {
+                (escaping_moves(&x.pos), CHASE, IN_CHASE)
+            };
+            let mut found = false;
+            for m in moves {
+                if let Some(j) = self.quiet_child(&x, m) {
+                    if self.is_open(!side, j) {
+                        self.aux[(!side).index()].or(j, child_flag);
+                        found = true;
+                    }
+                }
+            }
+            if found {
+                self.aux[side.index()].or(i, own_flag);
+            }
+            prev = Some(x);
         }
     }
 

@@ -335,27 +335,28 @@ impl Gen<'_> {
                 .filter(|&&m| keep(m, pos.piece_at(m.to())))
                 .count();
         }
-        let mut keys: ArrayVec<(u8, u64), 128> = ArrayVec::new();
+        // the successors by mirror class: the smaller of the Zobrist keys of a move's result
+        // and of its mirror image (the two moves of a mirror pair share it; a hash
+        // collision is told apart by comparing the boards)
+        let mut keys: ArrayVec<(u64, Move), 128> = ArrayVec::new();
         for &m in moves {
-            let captured = pos.piece_at(m.to());
-            if !keep(m, captured) {
+            if !keep(m, pos.piece_at(m.to())) {
                 continue;
             }
-            let child = pos.after(m);
-            let key = match captured {
-                Some(c) => (
-                    1 + c.index() as u8,
-                    self.sub_rank(&child, c).map_or(u64::MAX, |s| s.1),
-                ),
-                None => (0, self.index.rank_position(&child).unwrap_or(u64::MAX)),
-            };
-            keys.push(key);
+            let (k, mk) = pos.keys_after(m);
+            keys.push((k.min(mk), m));
         }
-        keys.sort_unstable();
+        keys.sort_unstable_by_key(|e| e.0);
         let mut n = keys.len();
-        for w in keys.windows(2) {
-            if w[0] == w[1] {
-                n -= 1;
+        for a in 0..keys.len() {
+            for b in a + 1..keys.len() {
+                if keys[b].0 != keys[a].0 {
+                    break;
+                }
+                // (a result has at most one mirror partner among the others)
+                if pos.mirror_results(keys[a].1, keys[b].1) {
+                    n -= 1;
+                }
             }
         }
         n
@@ -393,12 +394,19 @@ impl Gen<'_> {
                     self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
-                // under the rules the move list serves the capture-draw test too
-                let moves = self.rule_rounds.then(|| pos.legal_moves());
-                let n = match &moves {
-                    Some(moves) if asym <= 4 => self.distinct_children(&pos, moves, |_, _| true),
-                    Some(moves) => moves.len(),
-                    None => self.count_children(&pos, asym),
+                // under the rules the capture-draw test needs the captures: of the whole
+                // move list when it is built anyway (a nearly symmetric position), else
+                // alone (the other moves are only counted)
+                let (n, moves) = match (self.rule_rounds, asym <= 4) {
+                    (true, true) => {
+                        let moves = pos.legal_moves();
+                        (
+                            self.distinct_children(&pos, &moves, |_, _| true),
+                            Some(moves),
+                        )
+                    }
+                    (true, false) => (pos.count_legal(), Some(pos.capture_moves())),
+                    (false, _) => (self.count_children(&pos, asym), None),
                 };
                 if n == 0 {
                     // lost at level 0

@@ -59,6 +59,18 @@ impl<'a> RoundCodes<'a> {
         }
     }
 
+    /// The code of position `i` and, when it has a slot, its flag byte (else 0): one rank
+    /// for both (the clean-up reads them together for every move).
+    #[inline(always)]
+    pub fn get_with_flags(&self, i: usize) -> (u8, u8) {
+        if self.s.has(i) {
+            let k = self.s.slot(i);
+            (self.s.codes.get(k), self.s.bytes.get(k))
+        } else {
+            (self.plain(i), 0)
+        }
+    }
+
     /// The codes of indices `8 w .. 8 w + 8` as one little-endian word (past the end:
     /// illegal placements).
     #[inline]
