@@ -234,16 +234,18 @@ impl Gen<'_> {
         let cap = (n as f64 * params::REOPEN_BELOW) as usize;
         // the positions decided in round `order`: its rulings, plain losses and wins
         let new_win = code::make(order, code::WIN);
-        let kinds = [code::LOSS, code::WIN, code::RULE_CHECK, code::RULE_CHASE];
+        let decided = [code::LOSS, code::WIN, code::RULE_CHECK, code::RULE_CHASE]
+            .map(|kind| code::make(order, kind));
         let count = AtomicU64::new(0);
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
             let mut k = 0;
-            for side in Color::ALL {
-                for kind in kinds {
-                    let v = code::make(order, kind);
-                    self.codes(side.index()).scan(start, end, v, |_| k += 1);
+            // one pass over the open positions' codes for the four kinds
+            for slots in &self.aux {
+                if let Some(w) = slots.codes_work_file() {
+                    w.tick();
                 }
+                slots.each_code(start, end, |_, v| k += decided.contains(&v) as u64);
             }
             count.fetch_add(k, Relaxed);
         });

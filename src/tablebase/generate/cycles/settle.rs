@@ -174,11 +174,16 @@ impl Gen<'_> {
             return;
         }
         // grandparents read a position's ZW, ZL and CW (the chaser's replies, the checked
-        // side's other chases)
+        // side's other chases), always through an open child with ZL or ZW (the escape
+        // into a chaser's position, the chasing move): only through such a predecessor
+        // (flags are only removed in a clean-up, so one without them now never gets them)
         let far = delta & (ZW | ZL | CW) != 0;
         for &q in &preds {
             dirty.mark(q as usize);
-            if far {
+            if far
+                && self.is_open(!x, q as usize)
+                && self.aux[(!x).index()].get(q as usize) & (ZL | ZW) != 0
+            {
                 let mut pp: ArrayVec<u64, 512> = ArrayVec::new();
                 if self.predecessors(q, !x, &mut pp).is_some() {
                     for &r in &pp {
