@@ -49,6 +49,7 @@ mod cycles;
 mod dtc;
 mod dtc_rounds;
 mod dtm;
+mod dtm_codes;
 mod heap;
 mod params;
 mod resume;
@@ -478,7 +479,13 @@ pub fn generate_from(
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
     let (mut table, verdicts) = generate_sparse(material, subs, opts)?;
-    table.verdicts = verdicts.map(|v| v.dense(&table.values));
+    if let Some(v) = verdicts {
+        let dense = v.dense(&table.values).map_err(|source| TbError::Io {
+            path: format!("{material}: the verdicts' work file"),
+            source,
+        })?;
+        table.verdicts = Some(dense);
+    }
     Ok(table)
 }
 
@@ -550,6 +557,8 @@ pub fn generate_sparse(
     if cycles && levels_path.exists() {
         let _ = std::fs::remove_file(&levels_path);
     }
+    // step 4's packed codes go to a work file (see [`dtm_codes`]; replaced when there)
+    let codes_path = slots::work_path(material, opts.work_dir, "codes");
     let resumed = g.resume(opts.notify)?;
     if resumed.is_none() {
         let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
@@ -587,7 +596,7 @@ pub fn generate_sparse(
         ruled = cycles::run(&g, opts.progress, from)?;
         lap("rules");
         if ruled {
-            g.close_rounds(levels.as_ref())?;
+            g.close_rounds(levels.as_ref(), &codes_path)?;
             drop(levels.take());
             g.safe_point(Step::RulesDone)?;
         }
@@ -602,18 +611,20 @@ pub fn generate_sparse(
             // resumed in the rule rounds, where round 0's levels are not kept: step 4
             // (the plain analysis, nothing being ruled) computes them again
             None => {
-                g.close_rounds(None)?;
+                g.close_rounds(None, &codes_path)?;
                 ruled = true
             }
         }
     }
     if ruled {
+        // (resumed at step 4: the codes restored in the slots are packed now)
+        g.pack_for_dtm(&codes_path)?;
         dtm::run(&g, opts.progress, resume::dtm_from(resumed))?;
         lap("dtm");
     }
     drop(levels);
     let material = g.material;
-    let (values, verdicts) = finish(g, ruled);
+    let (values, verdicts) = finish(g, ruled)?;
     Ok((
         Table {
             material,
@@ -642,10 +653,10 @@ pub(super) fn cpu_seconds() -> f64 {
 
 /// The generation state as DTM values and, when some verdict rests on the rules (a
 /// position ruled), the verdicts of the positions open after round 0.
-fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
+fn finish(g: Gen<'_>, ruled: bool) -> Result<([Buf; 2], Option<SparseVerdicts>), TbError> {
     let Gen {
         val,
-        aux,
+        mut aux,
         high,
         rule_rounds,
         ..
@@ -654,9 +665,19 @@ fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
         Some(h) => h,
         None => unreachable!("a generation state has the compact layout's high bits"),
     };
+    let packed = aux[0].packed.is_some();
+    if packed {
+        // the packed rounds are done with before the values are made
+        for slots in &mut aux {
+            slots.bytes = Bytes::new(0, 0);
+        }
+    }
     let values = compact::finish_compact(val, high);
     if !rule_rounds || !ruled {
-        return (values, None);
+        return Ok((values, None));
+    }
+    if packed {
+        return Ok((values, Some(dtm_codes::packed_verdicts(aux)?)));
     }
     // the slots hold the codes of step 4: in place, their verdicts
     for slots in &aux {
@@ -665,7 +686,7 @@ fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
             b.set(k, verdict_of(b.get(k)).map_or(255, |x| x.encode()));
         }
     }
-    (values, Some(SparseVerdicts::new(aux)))
+    Ok((values, Some(SparseVerdicts::new(aux))))
 }
 
 /// The verdict of a final generation code (None for illegal).

@@ -38,6 +38,9 @@ pub(super) struct Slots {
     /// (without a byte) was won in round 0, bit `2 i + 1` when it was lost (one cache line
     /// for both).
     pub(super) plain: Bits,
+    /// In step 4 with packed codes (see [`super::dtm_codes`]): where the full codes are,
+    /// `bytes` holding their rule rounds four bits each (None: `bytes` holds the codes).
+    pub(super) packed: Option<super::dtm_codes::Packed>,
 }
 
 impl Slots {
@@ -50,6 +53,7 @@ impl Slots {
             bytes: Bytes::new(0, 0),
             codes: Bytes::new(0, 0),
             plain: Bits::with(&Backing::Heap, 0)?,
+            packed: None,
         })
     }
 
@@ -63,6 +67,7 @@ impl Slots {
             bytes: Bytes::new(count, 0),
             codes: Bytes::new(0, 0),
             plain: Bits::heap(0),
+            packed: None,
         }
     }
 
@@ -164,6 +169,24 @@ impl Slots {
     }
 }
 
+/// A work file of the generation of `material`: `MATERIAL.WHAT.work` in the work folder
+/// given (the table folder of `gen`, whose lock excludes a second writer; a file left by a
+/// killed process is removed or replaced when the table starts again), else in the system's
+/// temporary folder with the process id and a count of the calls in the name.
+pub(super) fn work_path(material: Material, work_dir: Option<&Path>, what: &str) -> PathBuf {
+    match work_dir {
+        Some(dir) => dir.join(format!("{material}.{what}.work")),
+        None => {
+            // unique to the process and the call: generations of one material may run at
+            // once in one process (a library user's threads)
+            static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let pid = std::process::id();
+            std::env::temp_dir().join(format!("{material}.{what}.{pid}-{k}.work"))
+        }
+    }
+}
+
 /// Round 0's levels (the value bytes and high bits of both sides) in a work file while the
 /// rule rounds run; removed when dropped.
 pub(super) struct LevelsFile {
@@ -171,22 +194,9 @@ pub(super) struct LevelsFile {
 }
 
 impl LevelsFile {
-    /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
-    /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
-    /// killed process is removed when the table starts again), else in the system's
-    /// temporary folder with the process id and a count of the calls in the name.
+    /// Where the levels of `material` go: `MATERIAL.levels.work` (see [`work_path`]).
     pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
-        match work_dir {
-            Some(dir) => dir.join(format!("{material}.levels.work")),
-            None => {
-                // unique to the process and the call: generations of one material may run
-                // at once in one process (a library user's threads)
-                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-                let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let pid = std::process::id();
-                std::env::temp_dir().join(format!("{material}.levels.{pid}-{k}.work"))
-            }
-        }
+        work_path(material, work_dir, "levels")
     }
 
     /// Write the state's value bytes and high bits to `path`.
