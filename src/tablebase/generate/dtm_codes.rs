@@ -94,34 +94,80 @@ impl Gen<'_> {
     }
 
     /// The codes that `take` gives up of each side's slots to the work file `path`, their
-    /// rounds packed into the slots (see the module documentation).
+    /// rounds packed into the slots (see the module documentation). With `prune` the
+    /// positions still open (drawn: their verdict is the plain one of their value) lose
+    /// their slots: the value bytes must then show them as drawn some other way.
     pub(super) fn pack_codes(
         &mut self,
         path: &Path,
         backing: &Backing,
+        prune: bool,
         take: impl Fn(&mut Slots) -> Bytes,
     ) -> Result<(), TbError> {
         let file = Arc::new(WorkBytes::create(path.to_path_buf()).map_err(|e| io(path, e))?);
+        let drawn = |c: u8| prune && (c & code::OPEN != 0 || c == code::DRAW);
         let mut offset = 0u64;
         let mut buf = vec![0u8; CHUNK];
-        let mut half = vec![0u8; CHUNK / 2];
+        let mut out = Vec::with_capacity(CHUNK);
         for slots in &mut self.aux {
             let codes = take(slots);
-            let count = codes.len();
-            let nib = Bytes::with(backing, count.div_ceil(2), 0)?;
-            for start in (0..count).step_by(CHUNK) {
-                let len = CHUNK.min(count - start);
-                codes.read_range(start, &mut buf[..len]);
-                file.write_at(&buf[..len], offset + start as u64)
-                    .map_err(|e| io(path, e))?;
-                let h = &mut half[..len.div_ceil(2)];
-                h.fill(0);
-                for (j, &c) in buf[..len].iter().enumerate() {
-                    h[j / 2] |= packed_order(c) << ((j & 1) * 4);
+            if prune {
+                // the drawn positions' bits cleared, a word at a time
+                let mut k = 0;
+                for w in 0..slots.open.words() {
+                    let mut word = slots.open.word(w);
+                    let mut bits = word;
+                    while bits != 0 {
+                        let b = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        if drawn(codes.get(k)) {
+                            word &= !(1u64 << b);
+                        }
+                        k += 1;
+                    }
+                    slots.open.write_range(w * 8, &word.to_le_bytes());
                 }
-                nib.write_range(start / 2, h);
+            }
+            // step 4 and the writer rank seldom: the lean rank
+            let count = slots.index_lean();
+            let nib = Bytes::with(backing, count.div_ceil(2), 0)?;
+            let mut kept = 0;
+            let flush = |out: &mut Vec<u8>, kept: &mut usize| -> Result<(), TbError> {
+                // `out` starts at an even slot: CHUNK is even
+                file.write_at(out, offset + *kept as u64)
+                    .map_err(|e| io(path, e))?;
+                let half: Vec<u8> = out
+                    .chunks(2)
+                    .map(|p| packed_order(p[0]) | p.get(1).map_or(0, |&c| packed_order(c) << 4))
+                    .collect();
+                nib.write_range(*kept / 2, &half);
+                *kept += out.len();
+                out.clear();
+                Ok(())
+            };
+            for start in (0..codes.len()).step_by(CHUNK) {
+                let len = CHUNK.min(codes.len() - start);
+                codes.read_range(start, &mut buf[..len]);
+                for &c in &buf[..len] {
+                    if drawn(c) {
+                        continue;
+                    }
+                    out.push(c);
+                    if out.len() == CHUNK {
+                        flush(&mut out, &mut kept)?;
+                    }
+                }
+            }
+            if !out.is_empty() {
+                flush(&mut out, &mut kept)?;
             }
             drop(codes);
+            if kept != count {
+                return Err(TbError::Internal(
+                    self.material,
+                    format!("{kept} codes kept for {count} open positions"),
+                ));
+            }
             slots.bytes = nib;
             slots.packed = Some(Packed {
                 file: file.clone(),
@@ -140,7 +186,7 @@ impl Gen<'_> {
             return Ok(());
         }
         let backing = self.aux[0].bytes.backing();
-        self.pack_codes(path, &backing, |s| {
+        self.pack_codes(path, &backing, false, |s| {
             std::mem::replace(&mut s.bytes, Bytes::new(0, 0))
         })
     }
@@ -386,7 +432,7 @@ mod tests {
             fault: std::sync::Mutex::new(None),
         };
         assert!(g.packable(|s| &s.bytes));
-        g.pack_codes(&path, &Backing::Heap, |s| {
+        g.pack_codes(&path, &Backing::Heap, false, |s| {
             std::mem::replace(&mut s.bytes, Bytes::new(0, 0))
         })
         .expect("packed");

@@ -296,7 +296,9 @@ impl Gen<'_> {
             }
         }
         if packed {
-            self.pack_codes(codes_path, &backing, |s| {
+            // with the levels file, a drawn position needs no slot: its round-0 byte (a
+            // counter) shows it
+            self.pack_codes(codes_path, &backing, levels.is_some(), |s| {
                 std::mem::replace(&mut s.codes, Bytes::new(0, 0))
             })?;
         }
@@ -338,6 +340,8 @@ impl Gen<'_> {
                     } else if file.is_some() {
                         match buf[j] {
                             compact::ILLEGAL => code::ILLEGAL,
+                            // open after round 0, drawn (its slot pruned)
+                            b if b > compact::ILLEGAL => code::DRAW,
                             b => compact::level_code(b),
                         }
                     } else {
