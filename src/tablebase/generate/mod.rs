@@ -40,11 +40,11 @@
 //! positions decided by the rounds only (every other verdict is the plain one of its value,
 //! see [`SparseVerdicts`]), in a work file while its WDL file is compressed, and the tables
 //! one capture away are read from memory or block by block from their files (see [`subs`]).
-//! KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the rule rounds 63.9
-//! MiB, step 4 72.2 MiB steady (its level walk's sub-table blocks add up to 3 MiB), the
-//! writing of the files 75 MiB, a peak of 77.3 MiB (1.49 bytes per position; 85.6 MiB,
-//! 1.68, with the codes a byte each and every open position slotted, 86.7 MiB that day); a
-//! table whose positions are nearly all open after round 0 needs up to half a byte more per
+//! KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the rule rounds at
+//! most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3 MiB), the
+//! writing of the files 74.5 MiB, a peak of 75.5 MiB (1.49 bytes per position; 85.6 MiB,
+//! 1.68, with the codes a byte each and every open position slotted); a
+//! table whose positions are nearly all open after round 0 needs up to a byte more per
 //! index in step 4 and two in the rounds.
 
 mod bytes;
