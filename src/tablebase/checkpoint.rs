@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const MAGIC: [u8; 8] = *b"XQDBCKPT";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Bytes of a state array per zstd frame.
 const FRAME: usize = 1 << 20;
 /// zstd level of the frames (fast: a save must cost little next to the generation).
@@ -188,7 +188,7 @@ impl FileCheckpoint {
                     .par_iter()
                     .map(|&(k, start, len)| {
                         let mut raw = vec![0u8; len];
-                        state.read(k, start, &mut raw);
+                        state.read(k, start, &mut raw)?;
                         zstd::bulk::compress(&raw, LEVEL)
                     })
                     .collect::<Result<_, _>>()?;

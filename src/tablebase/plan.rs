@@ -152,8 +152,13 @@ impl Params {
         // besides the base and the full sub-table cache; 42 % of its positions open).
         // With the rule rounds held sparse and the verdicts in a work file while the WDL
         // file is compressed (2026-11-27, load 6 to 9): the KRNKR closure 85.6 MiB (1.37
-        // besides the base), its peak at the start of step 4.
-        bytes_per_position: [1.0, 1.4],
+        // besides the base), its peak at the start of step 4. With step 4's codes packed
+        // (four bits for each position decided by the rounds, `generate/dtm_codes.rs`) and
+        // a lean rank after the rounds (2026-11-27, load 8 to 9): the KRNKR closure 75.5
+        // MiB (1.17 besides the base), its peak in step 4 and the writing of its files;
+        // the KRABKRA closure 137.6 MiB (1.2 besides the base and the full cache), its
+        // peak in the rule rounds.
+        bytes_per_position: [1.0, 1.2],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone

@@ -19,7 +19,8 @@
 //!
 //! Memory: the compact layout of step 2 (see [`super::compact`]) holds the levels and the
 //! counters; a position decided by the rule rounds keeps its code in its auxiliary byte
-//! (it was open after round 0, see [`super::slots`]), every other position is plain.
+//! (it was open after round 0, see [`super::slots`]), or its rule round in four bits when
+//! the codes are packed (see [`super::dtm_codes`]); every other position is plain.
 
 use super::{asymmetry_of, code, compact, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
@@ -134,19 +135,22 @@ impl Gen<'_> {
     }
 
     /// Before step 4: the codes of the positions open after round 0 (the rule rounds'
-    /// flags are done) into their slots.
+    /// flags are done) into their slots, unless they are packed (see
+    /// [`super::dtm_codes`]); the high bits cleared.
     fn codes_to_slots(&self) {
         let n = self.size();
         for s in 0..2 {
             let (val, slots) = (&self.val[s], &self.aux[s]);
-            (0..self.chunks()).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut k = slots.slot(start);
-                slots.each(start, end, |i, _| {
-                    slots.bytes.set(k, val.get(i));
-                    k += 1;
+            if slots.packed.is_none() {
+                (0..self.chunks()).into_par_iter().for_each(|c| {
+                    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                    let mut k = slots.slot(start);
+                    slots.each(start, end, |i, _| {
+                        slots.bytes.set(k, val.get(i));
+                        k += 1;
+                    });
                 });
-            });
+            }
             // the high bits count step 4's levels from zero
             let high = &self.high_bits()[s];
             for w in 0..high.words() {
@@ -164,12 +168,27 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
     if from.is_none() {
         let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
         g.codes_to_slots();
-        // the start codes of a chunk's positions are read before they are turned; a
-        // ruled position's successors may lie in chunks already turned (see start_code)
-        (0..g.chunks()).into_par_iter().for_each(|c| {
-            g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
-            pb.inc(1);
-        });
+        if g.is_packed() {
+            // two passes: the ruled positions' successors are turned first
+            let chunk = |c: usize| (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            (0..g.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = chunk(c);
+                g.dtm_init_plain(start, end);
+            });
+            g.check_fault()?;
+            (0..g.chunks()).into_par_iter().for_each(|c| {
+                let (start, end) = chunk(c);
+                g.dtm_init_ruled(start, end);
+                pb.inc(1);
+            });
+        } else {
+            // the start codes of a chunk's positions are read before they are turned; a
+            // ruled position's successors may lie in chunks already turned (see start_code)
+            (0..g.chunks()).into_par_iter().for_each(|c| {
+                g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+                pb.inc(1);
+            });
+        }
         g.check_fault()?;
         pb.end();
         if std::env::var_os("XQDB_PHASES").is_some() {

@@ -33,14 +33,19 @@
 //! quarter of KRNKR's, found by a rank over a bit per position, see [`slots`]) a code byte
 //! and a flag byte, for every other position a won and a lost bit, and two worklist bits
 //! per index. With a ruling the value bytes come back dense from the levels file, and the
-//! flag bytes turn into the codes step 4 needs. The table handed over keeps its verdicts
-//! for the positions open after round 0 only (every other verdict is the plain one of its
-//! value, see [`SparseVerdicts`]), in a work file while its WDL file is compressed, and the
-//! tables one capture away are read from memory or block by block from their files (see
-//! [`subs`]). KRNKR's closure, rule set 1, WDL and DTM: the rule rounds 63.7 MiB (1.25
-//! bytes per position; 89.8 MiB, 1.77, with a value byte per position), step 4 82.2 MiB
-//! (1.62), which is now the peak; a table whose positions are nearly all open after round
-//! 0 needs up to a byte more per index in step 4 and two in the rounds.
+//! slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
+//! (its full code in a work file, see [`dtm_codes`]) when the rounds are at most 15 and no
+//! side has more than 61 moves, the drawn positions without a slot, the rank lean (see
+//! [`slots`]); else the codes themselves. The table handed over keeps its verdicts for the
+//! positions decided by the rounds only (every other verdict is the plain one of its value,
+//! see [`SparseVerdicts`]), in a work file while its WDL file is compressed, and the tables
+//! one capture away are read from memory or block by block from their files (see [`subs`]).
+//! KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the rule rounds at
+//! most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3 MiB), the
+//! writing of the files 74.5 MiB, a peak of 75.5 MiB (1.49 bytes per position; 85.6 MiB,
+//! 1.68, with the codes a byte each and every open position slotted); a
+//! table whose positions are nearly all open after round 0 needs up to a byte more per
+//! index in step 4 and two in the rounds.
 
 mod bytes;
 pub(super) mod code;
@@ -49,6 +54,7 @@ mod cycles;
 mod dtc;
 mod dtc_rounds;
 mod dtm;
+mod dtm_codes;
 mod heap;
 mod params;
 mod resume;
@@ -122,8 +128,9 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
 /// value byte and a high level bit per position (the compact layout, see [`compact`]);
 /// with repetition-rule rounds (rule set 1, both sides attacking) the larger of step 4's
-/// (the compact layout, a bit per position for those open after round 0 and their code
-/// bytes) and the rounds' (the open bits, a code and a flag byte per open position, a won
+/// (the compact layout, a bit per position for those open after round 0 and their codes,
+/// four bits each when packed, see [`dtm_codes`], a byte when a side may have more than 61
+/// moves) and the rounds' (the open bits, a code and a flag byte per open position, a won
 /// and a lost bit per position and two worklist bits per index), the open positions
 /// estimated at half (KRNKR's are a quarter, KRABKRA's 42 %, a table nearly all drawn has
 /// up to all), and one capture-draw bit per position when the value byte has no room for
@@ -135,7 +142,12 @@ pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
         return compact;
     }
     // half of the 2n positions open: n bytes per byte kept for them
-    let dtm = compact + bits + n;
+    let codes = if max_moves(material) as usize <= dtm_codes::MAX_RULED_COUNT {
+        n / 2
+    } else {
+        n
+    };
+    let dtm = compact + bits + codes;
     let rounds = 4 * bits + 2 * n;
     let capdraw = if capdraw_in_value(material) { 0 } else { bits };
     dtm.max(rounds) + capdraw
@@ -486,7 +498,13 @@ pub fn generate_from(
     opts: GenOptions<'_>,
 ) -> Result<Table, TbError> {
     let (mut table, verdicts) = generate_sparse(material, subs, opts)?;
-    table.verdicts = verdicts.map(|v| v.dense(&table.values));
+    if let Some(v) = verdicts {
+        let dense = v.dense(&table.values).map_err(|source| TbError::Io {
+            path: format!("{material}: the verdicts' work file"),
+            source,
+        })?;
+        table.verdicts = Some(dense);
+    }
     Ok(table)
 }
 
@@ -558,6 +576,12 @@ pub fn generate_sparse(
     if cycles && levels_path.exists() {
         let _ = std::fs::remove_file(&levels_path);
     }
+    // step 4's packed codes go to a work file (see [`dtm_codes`]); one left by a killed
+    // run is garbage too (a resumed step 4 writes it again from the checkpoint)
+    let codes_path = slots::work_path(material, opts.work_dir, "codes");
+    if cycles && codes_path.exists() {
+        let _ = std::fs::remove_file(&codes_path);
+    }
     let resumed = g.resume(opts.notify)?;
     if resumed.is_none() {
         let pb = Phase::begin(opts.progress, &job, "start", g.chunks() as u64);
@@ -595,7 +619,7 @@ pub fn generate_sparse(
         ruled = cycles::run(&g, opts.progress, from)?;
         lap("rules");
         if ruled {
-            g.close_rounds(levels.as_ref())?;
+            g.close_rounds(levels.as_ref(), &codes_path)?;
             drop(levels.take());
             g.safe_point(Step::RulesDone)?;
         }
@@ -610,18 +634,20 @@ pub fn generate_sparse(
             // resumed in the rule rounds, where round 0's levels are not kept: step 4
             // (the plain analysis, nothing being ruled) computes them again
             None => {
-                g.close_rounds(None)?;
+                g.close_rounds(None, &codes_path)?;
                 ruled = true
             }
         }
     }
     if ruled {
+        // (resumed at step 4: the codes restored in the slots are packed now)
+        g.pack_for_dtm(&codes_path)?;
         dtm::run(&g, opts.progress, resume::dtm_from(resumed))?;
         lap("dtm");
     }
     drop(levels);
     let material = g.material;
-    let (values, verdicts) = finish(g, ruled);
+    let (values, verdicts) = finish(g, ruled)?;
     Ok((
         Table {
             material,
@@ -650,10 +676,10 @@ pub(super) fn cpu_seconds() -> f64 {
 
 /// The generation state as DTM values and, when some verdict rests on the rules (a
 /// position ruled), the verdicts of the positions open after round 0.
-fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
+fn finish(g: Gen<'_>, ruled: bool) -> Result<([Buf; 2], Option<SparseVerdicts>), TbError> {
     let Gen {
         val,
-        aux,
+        mut aux,
         high,
         rule_rounds,
         ..
@@ -662,9 +688,19 @@ fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
         Some(h) => h,
         None => unreachable!("a generation state has the compact layout's high bits"),
     };
+    let packed = aux[0].packed.is_some();
+    if packed {
+        // the packed rounds are done with before the values are made
+        for slots in &mut aux {
+            slots.bytes = Bytes::new(0, 0);
+        }
+    }
     let values = compact::finish_compact(val, high);
     if !rule_rounds || !ruled {
-        return (values, None);
+        return Ok((values, None));
+    }
+    if packed {
+        return Ok((values, Some(dtm_codes::packed_verdicts(aux)?)));
     }
     // the slots hold the codes of step 4: in place, their verdicts
     for slots in &aux {
@@ -673,7 +709,7 @@ fn finish(g: Gen<'_>, ruled: bool) -> ([Buf; 2], Option<SparseVerdicts>) {
             b.set(k, verdict_of(b.get(k)).map_or(255, |x| x.encode()));
         }
     }
-    (values, Some(SparseVerdicts::new(aux)))
+    Ok((values, Some(SparseVerdicts::new(aux))))
 }
 
 /// The verdict of a final generation code (None for illegal).

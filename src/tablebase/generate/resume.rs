@@ -20,6 +20,7 @@
 //! time since the last save is well above the save's cost).
 
 use super::bytes::{Bits, Bytes};
+use super::dtm_codes::Packed;
 use super::round_codes::RoundCodes;
 use super::Gen;
 use crate::board::rules::RuleSet;
@@ -127,6 +128,9 @@ enum Array<'a> {
     Bits(&'a Bits),
     /// Bytes whose number the saved state decides (see [`State::resize`]).
     Sized(&'a SizedBytes),
+    /// One side's codes in step 4's work file while its slots hold them packed (see
+    /// [`super::dtm_codes`]): only saved (a restored state holds them in its slots).
+    Work(&'a Packed),
 }
 
 /// Bytes restored from a checkpoint whose number only the checkpoint knows: the slots of
@@ -174,6 +178,7 @@ impl State<'_> {
             Array::Codes(_, n) => n,
             Array::Bits(b) => b.words() * 8,
             Array::Sized(b) => b.lock().len(),
+            Array::Work(p) => p.count,
         }
     }
 
@@ -196,21 +201,26 @@ impl State<'_> {
         self.arrays.is_empty()
     }
 
-    /// Copy bytes `start..start + out.len()` of array `k` (`start` a multiple of 8).
-    pub fn read(&self, k: usize, start: usize, out: &mut [u8]) {
+    /// Copy bytes `start..start + out.len()` of array `k` (`start` a multiple of 8); an
+    /// array in a work file may fail to be read.
+    pub fn read(&self, k: usize, start: usize, out: &mut [u8]) -> std::io::Result<()> {
         match self.arrays[k] {
             Array::Bytes(b) => b.read_range(start, out),
             Array::Codes(c, _) => c.read_range(start, out),
             Array::Bits(b) => b.read_range(start, out),
             Array::Sized(b) => b.lock().read_range(start, out),
+            Array::Work(p) => return p.file.read_at(out, p.offset + start as u64),
         }
+        Ok(())
     }
 
     /// Overwrite bytes `start..start + data.len()` of array `k` (`start` a multiple of 8).
     pub fn write(&self, k: usize, start: usize, data: &[u8]) {
         match self.arrays[k] {
             Array::Bytes(b) => b.write_range(start, data),
-            Array::Codes(..) => unreachable!("a checkpoint is restored into a dense state"),
+            Array::Codes(..) | Array::Work(_) => {
+                unreachable!("a checkpoint is restored into a dense state")
+            }
             Array::Bits(b) => b.write_range(start, data),
             Array::Sized(b) => b.lock().write_range(start, data),
         }
@@ -281,8 +291,12 @@ impl Gen<'_> {
                     arrays.push(Array::Sized(b));
                 }
                 None => {
-                    arrays.push(Array::Bytes(&self.aux[0].bytes));
-                    arrays.push(Array::Bytes(&self.aux[1].bytes));
+                    for slots in &self.aux {
+                        arrays.push(match &slots.packed {
+                            Some(p) => Array::Work(p),
+                            None => Array::Bytes(&slots.bytes),
+                        });
+                    }
                 }
             }
         }

@@ -89,24 +89,16 @@ impl Gen<'_> {
                 }
                 // a ruled position may not play its violating moves: successors decided
                 // in its own round or later (a ruled position was open after round 0)
-                let slots = &self.aux[side.index()];
-                if slots.has(q) {
-                    let own = slots.get(q);
-                    if code::is_ruling(own) && code::order(child_code) >= code::order(own) {
-                        return;
-                    }
+                if self.dtm_forbidden(q, side, b, child_code) {
+                    return;
                 }
                 let byte = compact::level_byte(stamp);
-                let r = val.update(q, |b| {
-                    (b > compact::ILLEGAL && b < dtm::DRAW).then_some(
-                        if b == compact::ILLEGAL + 1 {
-                            byte
-                        } else {
-                            b - 1
-                        },
-                    )
-                });
-                if r == Ok(compact::ILLEGAL + 1) {
+                let r =
+                    val.update(q, |b| {
+                        (b > compact::ILLEGAL && b < dtm::DRAW)
+                            .then_some(if self.dtm_last(side, b) { byte } else { b - 1 })
+                    });
+                if matches!(r, Ok(b) if self.dtm_last(side, b)) {
                     // only the thread that takes the last successor gets here
                     if stamp >= 128 {
                         self.high_bits()[side.index()].set(q);
@@ -223,9 +215,8 @@ impl Gen<'_> {
                     let c = compact::level_code(level);
                     if let Mode::Dtm = mode {
                         // a position decided by the rule rounds has its code in its slot
-                        let slots = &self.aux[x.index()];
                         self.scan_level_compact(x, start, end, level, |i| {
-                            let c = if slots.has(i) { slots.get(i) } else { c };
+                            let c = self.dtm_code(x, i, c);
                             self.retro_own(i as u64, x, c, stamp, mode)
                         });
                     } else {

@@ -283,22 +283,43 @@ impl Gen<'_> {
 
     /// The end of the rule rounds with a ruling: the value bytes dense again, the codes of
     /// every position (a slot's code, else its round-0 outcome from the levels file when
-    /// given, else from the bits); the flag bytes and the bits given up.
-    pub(super) fn close_rounds(&mut self, levels: Option<&LevelsFile>) -> Result<(), TbError> {
+    /// given, else from the bits); the flag bytes and the bits given up. The slots keep the
+    /// codes, packed when they can be with the full codes in the work file `codes_path`
+    /// (see [`super::dtm_codes`]).
+    pub(super) fn close_rounds(
+        &mut self,
+        levels: Option<&LevelsFile>,
+        codes_path: &std::path::Path,
+    ) -> Result<(), TbError> {
         let n = self.size();
         let backing = self.aux[0].codes.backing();
+        let packed = self.packable(|s| &s.codes);
         for slots in &mut self.aux {
             // the flags are done: the slots hold the codes from now on
-            slots.bytes = std::mem::replace(&mut slots.codes, Bytes::new(0, 0));
+            let codes = std::mem::replace(&mut slots.codes, Bytes::new(0, 0));
+            slots.bytes = Bytes::new(0, 0);
+            if packed {
+                slots.codes = codes;
+            } else {
+                slots.bytes = codes;
+            }
             if levels.is_some() {
                 slots.plain = Bits::with(&Backing::Heap, 0)?;
             }
+        }
+        if packed {
+            // with the levels file, a drawn position needs no slot: its round-0 byte (a
+            // counter) shows it
+            self.pack_codes(codes_path, &backing, levels.is_some(), |s| {
+                std::mem::replace(&mut s.codes, Bytes::new(0, 0))
+            })?;
         }
         let mut file = match levels {
             Some(l) => Some(l.open()?),
             None => None,
         };
         let mut buf = vec![0u8; CHUNK];
+        let mut from_file = Vec::new();
         for s in 0..2 {
             let val = Bytes::with(&backing, n, code::ILLEGAL)?;
             let slots = &self.aux[s];
@@ -307,14 +328,32 @@ impl Gen<'_> {
                 if let Some((r, path)) = &mut file {
                     r.read_exact(&mut buf[..len]).map_err(|e| io(path, e))?;
                 }
-                let mut k = slots.slot(start);
+                let first = slots.slot(start);
+                if let Some(p) = &slots.packed {
+                    // the chunk's codes, read at once
+                    let last = if start + len == n {
+                        p.count
+                    } else {
+                        slots.slot(start + len)
+                    };
+                    from_file.resize(last - first, 0);
+                    p.file
+                        .read_at(&mut from_file, p.offset + first as u64)
+                        .map_err(|e| io(p.file.path(), e))?;
+                }
+                let mut k = first;
                 for (j, i) in (start..start + len).enumerate() {
                     let c = if slots.has(i) {
                         k += 1;
-                        slots.bytes.get(k - 1)
+                        match &slots.packed {
+                            Some(_) => from_file[k - 1 - first],
+                            None => slots.bytes.get(k - 1),
+                        }
                     } else if file.is_some() {
                         match buf[j] {
                             compact::ILLEGAL => code::ILLEGAL,
+                            // open after round 0, drawn (its slot pruned)
+                            b if b > compact::ILLEGAL => code::DRAW,
                             b => compact::level_code(b),
                         }
                     } else {

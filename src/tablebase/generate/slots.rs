@@ -2,7 +2,9 @@
 //! that round 0 leaves open (a quarter of KRNKR's): a bit per index says whether it has a
 //! byte, and the bytes of the open positions follow one another in index order, found by a
 //! rank over the bits (a count per 512 bits, a count within those per 64, and a population
-//! count of one word).
+//! count of one word; or, lean, without the counts per 64: the population counts of the
+//! words of those 512 bits up to the index's, eight words in a cache line, an eighth of a
+//! bit per index instead of three eighths, for the phases that rank seldom or in order).
 //!
 //! Every position the rule rounds touch (flags, the propagation step of a position decided
 //! in a round) and every position that step 4 needs a code of beside its level (the
@@ -27,7 +29,7 @@ pub(super) struct Slots {
     pub(super) open: Bits,
     /// Number of set bits before each block of [`BLOCK`] words.
     base: Vec<u64>,
-    /// Number of set bits before each word within its block.
+    /// Number of set bits before each word within its block (empty: lean, counted).
     within: Vec<u16>,
     /// The bytes, in index order.
     pub(super) bytes: Bytes,
@@ -38,6 +40,9 @@ pub(super) struct Slots {
     /// (without a byte) was won in round 0, bit `2 i + 1` when it was lost (one cache line
     /// for both).
     pub(super) plain: Bits,
+    /// In step 4 with packed codes (see [`super::dtm_codes`]): where the full codes are,
+    /// `bytes` holding their rule rounds four bits each (None: `bytes` holds the codes).
+    pub(super) packed: Option<super::dtm_codes::Packed>,
 }
 
 impl Slots {
@@ -50,6 +55,7 @@ impl Slots {
             bytes: Bytes::new(0, 0),
             codes: Bytes::new(0, 0),
             plain: Bits::with(&Backing::Heap, 0)?,
+            packed: None,
         })
     }
 
@@ -63,20 +69,33 @@ impl Slots {
             bytes: Bytes::new(count, 0),
             codes: Bytes::new(0, 0),
             plain: Bits::heap(0),
+            packed: None,
         }
     }
 
     /// The rank counts of the bits as they are now; the number of set bits.
     pub fn index_bits(&mut self) -> usize {
+        self.index_with(true)
+    }
+
+    /// [`Slots::index_bits`] without the counts per word (lean: the rank of an index counts
+    /// up to seven words more).
+    pub fn index_lean(&mut self) -> usize {
+        self.index_with(false)
+    }
+
+    fn index_with(&mut self, per_word: bool) -> usize {
         let words = self.open.words();
         let mut base = Vec::with_capacity(words.div_ceil(BLOCK));
-        let mut within = Vec::with_capacity(words);
+        let mut within = Vec::with_capacity(if per_word { words } else { 0 });
         let mut total = 0u64;
         for w in 0..words {
             if w % BLOCK == 0 {
                 base.push(total);
             }
-            within.push((total - base[w / BLOCK]) as u16);
+            if per_word {
+                within.push((total - base[w / BLOCK]) as u16);
+            }
             total += self.open.word(w).count_ones() as u64;
         }
         self.base = base;
@@ -95,7 +114,15 @@ impl Slots {
     #[inline(always)]
     pub fn slot(&self, i: usize) -> usize {
         let w = i >> 6;
-        let r = self.base[w / BLOCK] as usize + self.within[w] as usize;
+        let mut r = self.base[w / BLOCK] as usize;
+        if self.within.is_empty() {
+            // lean: the words of a block share a cache line
+            for k in w & !(BLOCK - 1)..w {
+                r += self.open.word(k).count_ones() as usize;
+            }
+        } else {
+            r += self.within[w] as usize;
+        }
         r + (self.open.word(w) & ((1u64 << (i & 63)) - 1)).count_ones() as usize
     }
 
@@ -164,6 +191,24 @@ impl Slots {
     }
 }
 
+/// A work file of the generation of `material`: `MATERIAL.WHAT.work` in the work folder
+/// given (the table folder of `gen`, whose lock excludes a second writer; a file left by a
+/// killed process is removed or replaced when the table starts again), else in the system's
+/// temporary folder with the process id and a count of the calls in the name.
+pub(super) fn work_path(material: Material, work_dir: Option<&Path>, what: &str) -> PathBuf {
+    match work_dir {
+        Some(dir) => dir.join(format!("{material}.{what}.work")),
+        None => {
+            // unique to the process and the call: generations of one material may run at
+            // once in one process (a library user's threads)
+            static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let pid = std::process::id();
+            std::env::temp_dir().join(format!("{material}.{what}.{pid}-{k}.work"))
+        }
+    }
+}
+
 /// Round 0's levels (the value bytes and high bits of both sides) in a work file while the
 /// rule rounds run; removed when dropped.
 pub(super) struct LevelsFile {
@@ -171,22 +216,9 @@ pub(super) struct LevelsFile {
 }
 
 impl LevelsFile {
-    /// Where the levels of `material` go: `MATERIAL.levels.work` in the work folder given
-    /// (the table folder of `gen`, whose lock excludes a second writer; a file left by a
-    /// killed process is removed when the table starts again), else in the system's
-    /// temporary folder with the process id and a count of the calls in the name.
+    /// Where the levels of `material` go: `MATERIAL.levels.work` (see [`work_path`]).
     pub fn path(material: Material, work_dir: Option<&Path>) -> PathBuf {
-        match work_dir {
-            Some(dir) => dir.join(format!("{material}.levels.work")),
-            None => {
-                // unique to the process and the call: generations of one material may run
-                // at once in one process (a library user's threads)
-                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-                let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let pid = std::process::id();
-                std::env::temp_dir().join(format!("{material}.levels.{pid}-{k}.work"))
-            }
-        }
+        work_path(material, work_dir, "levels")
     }
 
     /// Write the state's value bytes and high bits to `path`.
@@ -277,6 +309,10 @@ mod tests {
         for (k, &i) in open.iter().enumerate() {
             assert_eq!(s.slot(i), k);
             s.set(i, (k % 5) as u8);
+        }
+        assert_eq!(s.index_lean(), open.len());
+        for (k, &i) in open.iter().enumerate() {
+            assert_eq!(s.slot(i), k, "lean");
         }
         let mut hits = Vec::new();
         s.each(640, 1500, |i, b| {

@@ -2,7 +2,8 @@
 //! kept only for the positions open after round 0 (a byte each, the WDL-file byte, found by
 //! the rank of [`Slots`]); every other position's verdict is the plain one of its value.
 //! Before its WDL file is compressed the bytes go to a work file
-//! ([`SparseVerdicts::spill`]) and the writer reads them a block at a time
+//! ([`SparseVerdicts::spill`]; a table whose step 4 packed its codes hands them over there
+//! already, see [`super::dtm_codes`]) and the writer reads them a block at a time
 //! ([`SparseVerdicts::window`]): the compression's contexts and buffers come on top of the
 //! values alone.
 
@@ -11,7 +12,9 @@ use super::slots::Slots;
 use crate::tablebase::values::{wdl_of, Verdict};
 use crate::tablebase::workfile::Buf;
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The verdicts of the positions open after round 0 (see the module documentation).
 pub struct SparseVerdicts {
@@ -20,18 +23,51 @@ pub struct SparseVerdicts {
     spilled: Option<Spilled>,
 }
 
-/// A work file of the verdict bytes (Red's, then Black's), removed when dropped.
-struct Spilled {
+/// A work file of bytes read and written at offsets, removed when dropped.
+pub(super) struct WorkBytes {
     file: std::fs::File,
     path: PathBuf,
-    /// Bytes per side.
-    counts: [usize; 2],
 }
 
-impl Drop for Spilled {
+impl WorkBytes {
+    /// A new empty work file at `path` (one left there is replaced).
+    pub fn create(path: PathBuf) -> std::io::Result<WorkBytes> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)?;
+        Ok(WorkBytes { file, path })
+    }
+
+    /// Fill `out` from offset `at`.
+    pub fn read_at(&self, out: &mut [u8], at: u64) -> std::io::Result<()> {
+        self.file.read_exact_at(out, at)
+    }
+
+    /// Write `data` at offset `at`.
+    pub fn write_at(&self, data: &[u8], at: u64) -> std::io::Result<()> {
+        self.file.write_all_at(data, at)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl Drop for WorkBytes {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Where the verdict bytes of each side are: a work file and the offset of the side's
+/// first byte.
+struct Spilled {
+    sides: [(Arc<WorkBytes>, u64); 2],
+    /// Bytes per side.
+    counts: [usize; 2],
 }
 
 /// The verdict bytes of a range of positions (see [`SparseVerdicts::window`]).
@@ -64,6 +100,19 @@ impl SparseVerdicts {
         }
     }
 
+    /// The verdicts whose bytes are in work files already: side `s`'s `counts[s]` bytes at
+    /// `sides[s]` (the slots' own bytes are not used).
+    pub(super) fn in_work_file(
+        slots: [Slots; 2],
+        sides: [(Arc<WorkBytes>, u64); 2],
+        counts: [usize; 2],
+    ) -> SparseVerdicts {
+        SparseVerdicts {
+            slots,
+            spilled: Some(Spilled { sides, counts }),
+        }
+    }
+
     /// The WDL-file byte of index `i` with side `s` to move (0 Red, 1 Black), None when it
     /// is the plain verdict of its value; the bytes must be in memory (not spilled).
     #[inline]
@@ -73,19 +122,23 @@ impl SparseVerdicts {
     }
 
     /// The verdicts of every position (a byte each, 255 for illegal placements), given the
-    /// table's values (the bytes in memory).
-    pub fn dense(&self, values: &[Buf; 2]) -> [Buf; 2] {
-        [0, 1].map(|s| {
+    /// table's values (`n` positions per side).
+    pub fn dense(&self, values: &[Buf; 2]) -> std::io::Result<[Buf; 2]> {
+        let n = values[0].len();
+        let mut out = [Buf::from(Vec::new()), Buf::from(Vec::new())];
+        for (s, o) in out.iter_mut().enumerate() {
+            let w = self.window(n, s * n..(s + 1) * n)?;
             let v: Vec<u8> = values[s]
                 .iter()
                 .enumerate()
-                .map(|(i, &x)| match self.get(s, i) {
+                .map(|(i, &x)| match w.get(s, i) {
                     Some(b) => b,
                     None => wdl_of(x).map_or(255, |w| Verdict::plain(w).encode()),
                 })
                 .collect();
-            Buf::from(v)
-        })
+            *o = Buf::from(v);
+        }
+        Ok(out)
     }
 
     /// Move the bytes to the work file `path` (removed when the verdicts are dropped).
@@ -93,23 +146,14 @@ impl SparseVerdicts {
         if self.spilled.is_some() {
             return Ok(());
         }
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)?;
-        let mut spilled = Spilled {
-            file,
-            path: path.clone(),
-            counts: [0; 2],
-        };
+        let work = Arc::new(WorkBytes::create(path)?);
+        let mut counts = [0; 2];
         {
-            let mut w = std::io::BufWriter::new(&spilled.file);
+            let mut w = std::io::BufWriter::new(&work.file);
             let mut buf = vec![0u8; 1 << 16];
             for (s, slots) in self.slots.iter().enumerate() {
                 let b = &slots.bytes;
-                spilled.counts[s] = b.len();
+                counts[s] = b.len();
                 for start in (0..b.len()).step_by(buf.len()) {
                     let len = buf.len().min(b.len() - start);
                     b.read_range(start, &mut buf[..len]);
@@ -121,7 +165,10 @@ impl SparseVerdicts {
         for slots in &mut self.slots {
             slots.bytes = Bytes::new(0, 0);
         }
-        self.spilled = Some(spilled);
+        self.spilled = Some(Spilled {
+            sides: [(work.clone(), 0), (work, counts[0] as u64)],
+            counts,
+        });
         Ok(())
     }
 
@@ -146,8 +193,8 @@ impl SparseVerdicts {
                 };
                 let (first, last) = (slot(a - lo), slot(b - lo));
                 let mut bytes = vec![0u8; last - first];
-                let off = (if s == 1 { sp.counts[0] } else { 0 } + first) as u64;
-                std::os::unix::fs::FileExt::read_exact_at(&sp.file, &mut bytes, off)?;
+                let (file, off) = &sp.sides[s];
+                file.read_at(&mut bytes, off + first as u64)?;
                 *part = (first, bytes);
             }
         }
