@@ -39,6 +39,11 @@ pub const RFP_MARGIN: i32 = 75;
 pub const RAZOR_DEPTH: i32 = 0;
 /// Razoring margin per ply.
 pub const RAZOR_MARGIN: i32 = 250;
+/// ProbCut from this depth: a capture that holds this far above beta four plies shallower
+/// settles the node.
+pub const PROBCUT_DEPTH: i32 = 5;
+/// ProbCut margin above beta (250, s42; 200 in s41, 150 no better in self-play).
+pub const PROBCUT_MARGIN: i32 = 250;
 /// Futility pruning of quiet moves up to this depth.
 pub const FUTILITY_DEPTH: i32 = 4;
 /// Futility margin: base plus per ply. Base 20 (was 80, s20): over the quiet non-checking

@@ -95,6 +95,11 @@ impl Searcher<'_> {
         ) {
             return v;
         }
+        if !pv_node && !in_check {
+            if let Some(v) = self.probcut(depth, beta, ply, static_eval, hit) {
+                return v;
+            }
+        }
         let mut best = -INF;
         let mut best_move = None;
         let alpha0 = alpha;

@@ -1,7 +1,7 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration
 //! windows, transposition table, quiescence over captures (all moves when in check; captures
 //! that lose material by static exchange are skipped; quiet checks at its first ply), check
-//! extension, null-move pruning (not with little material), late move reductions (by
+//! extension, null-move pruning (not with little material), ProbCut, late move reductions (by
 //! history too), move ordering by hash move, MVV-LVA (captures that lose by static exchange
 //! last), killers, counter move and history (with gravity and a malus for the quiet moves
 //! that did not cut off); static evaluations cached by key.

@@ -4,9 +4,12 @@
 use super::Searcher;
 use crate::board::Role;
 use crate::engine::params::{
-    NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN,
+    NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, PROBCUT_DEPTH, PROBCUT_MARGIN, RAZOR_DEPTH,
+    RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN,
 };
 use crate::engine::score::MATE_BOUND;
+use crate::engine::see::see;
+use crate::engine::tt::Hit;
 
 /// Late move reduction for the `i`-th move (0-based) at `depth`: logarithmic in both.
 pub(super) fn lmr(depth: i32, i: usize) -> i32 {
@@ -86,6 +89,49 @@ impl Searcher<'_> {
                 if s >= beta {
                     return Some(if s > MATE_BOUND { beta } else { s });
                 }
+            }
+        }
+        None
+    }
+
+    /// ProbCut: at depth ≥ [`PROBCUT_DEPTH`] off the principal variation, a capture whose
+    /// static exchange can lift the static evaluation to [`PROBCUT_MARGIN`] above beta and
+    /// that holds there, first in quiescence and then in a search four plies shallower,
+    /// settles the node (the score to return, or None). Skipped when the table already says
+    /// from nearly that depth that the node stays below that bound.
+    pub(super) fn probcut(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        ply: i32,
+        static_eval: i32,
+        hit: Option<Hit>,
+    ) -> Option<i32> {
+        if depth < PROBCUT_DEPTH || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let pb = beta + PROBCUT_MARGIN;
+        if hit.is_some_and(|h| h.depth >= depth - 3 && h.score < pb) {
+            return None;
+        }
+        let moves = self.pos.capture_moves();
+        let picker = self.order_captures(&moves);
+        for (_, m) in picker {
+            if see(&self.pos, m) < pb - static_eval {
+                continue;
+            }
+            let ev = self.ev;
+            let u = self.make(m);
+            let mut s = -self.quiesce(-pb, -pb + 1, ply + 1, false);
+            if s >= pb && !self.stopped {
+                s = -self.search(depth - 4, -pb, -pb + 1, ply + 1, true);
+            }
+            self.unmake(m, u, ev);
+            if self.stopped {
+                return Some(0);
+            }
+            if s >= pb {
+                return Some(s);
             }
         }
         None
