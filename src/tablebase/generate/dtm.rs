@@ -22,6 +22,7 @@
 //! (it was open after round 0, see [`super::slots`]), or its rule round in four bits when
 //! the codes are packed (see [`super::dtm_codes`]); every other position is plain.
 
+use super::bytes::Bytes;
 use super::{asymmetry_of, code, compact, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
@@ -99,38 +100,62 @@ impl Gen<'_> {
                 let n = if !ruling {
                     self.count_children(&pos, asymmetry_of(&pieces))
                 } else {
-                    let moves = pos.legal_moves();
-                    // the child of a quiet move is ranked with the mover moved in place
-                    let mut list = pieces.clone();
-                    let other = (!side).index();
-                    self.distinct_children(&pos, &moves, |m, captured| {
-                        if captured.is_some() {
-                            return true;
-                        }
-                        let Some(k) = list.iter().position(|e| e.1 == m.from()) else {
-                            return false;
-                        };
-                        list[k].1 = m.to();
-                        let j = self.index.rank_pieces(&list).ok();
-                        list[k].1 = m.from();
-                        j.is_some_and(|j| {
-                            let cc = self.start_code(other, j as usize);
-                            code::is_win(cc) && code::order(cc) < order
-                        })
+                    self.permitted_children(&pos, &pieces, |j| {
+                        let cc = self.start_code((!side).index(), j);
+                        code::is_win(cc) && code::order(cc) < order
                     })
                 };
-                if n == 0 {
-                    // mated, or ruled with nothing but violating moves: level 0
-                    val.set(i, compact::level_byte(0));
-                } else if n > MAX_COUNT {
-                    self.fail(format!(
-                        "{} has {n} successors, more than step 4 counts",
-                        pos.to_fen()
-                    ));
-                } else {
-                    val.set(i, compact::ILLEGAL + n as u8);
-                }
+                self.set_counter(val, i, n, compact::ILLEGAL, MAX_COUNT, &pos);
             }
+        }
+    }
+
+    /// The distinct successors a ruled position `pos` (placement `pieces`) may still
+    /// play in step 4: its captures, and its quiet moves to positions of the opponent that
+    /// `earlier_win` says were won in an earlier round than the ruling's (by index).
+    pub(super) fn permitted_children(
+        &self,
+        pos: &Position,
+        pieces: &PieceList,
+        earlier_win: impl Fn(usize) -> bool,
+    ) -> usize {
+        let moves = pos.legal_moves();
+        // the child of a quiet move is ranked with the mover moved in place
+        let mut list = pieces.clone();
+        self.distinct_children(pos, &moves, |m, captured| {
+            if captured.is_some() {
+                return true;
+            }
+            let Some(k) = list.iter().position(|e| e.1 == m.from()) else {
+                return false;
+            };
+            list[k].1 = m.to();
+            let j = self.index.rank_pieces(&list).ok();
+            list[k].1 = m.from();
+            j.is_some_and(|j| earlier_win(j as usize))
+        })
+    }
+
+    /// A loss counting `n` successors in step 4: level 0 when none (mated, or ruled with
+    /// nothing but violating moves), else `base + n`.
+    pub(super) fn set_counter(
+        &self,
+        val: &Bytes,
+        i: usize,
+        n: usize,
+        base: u8,
+        max: usize,
+        pos: &Position,
+    ) {
+        if n == 0 {
+            val.set(i, compact::level_byte(0));
+        } else if n > max {
+            self.fail(format!(
+                "{} has {n} successors, more than step 4 counts",
+                pos.to_fen()
+            ));
+        } else {
+            val.set(i, base + n as u8);
         }
     }
 

@@ -313,42 +313,12 @@ impl Gen<'_> {
                     continue;
                 };
                 let order = code::order(c);
-                let moves = pos.legal_moves();
-                // the child of a quiet move is ranked with the mover moved in place
-                let mut list = pieces.clone();
                 let other = (!side).index();
-                let n = self.distinct_children(&pos, &moves, |m, captured| {
-                    if captured.is_some() {
-                        return true;
-                    }
-                    let Some(k) = list.iter().position(|e| e.1 == m.from()) else {
-                        return false;
-                    };
-                    list[k].1 = m.to();
-                    let j = self.index.rank_pieces(&list).ok();
-                    list[k].1 = m.from();
-                    j.is_some_and(|j| {
-                        let j = j as usize;
-                        self.val[other].get(j) == WIN && self.round_of(other, j) < order
-                    })
+                let n = self.permitted_children(&pos, &pieces, |j| {
+                    self.val[other].get(j) == WIN && self.round_of(other, j) < order
                 });
                 self.set_counter(val, i, n, RULED, MAX_RULED_COUNT, &pos);
             }
-        }
-    }
-
-    /// A loss counting `n` successors in step 4: level 0 when none, else `base + n`.
-    fn set_counter(&self, val: &Bytes, i: usize, n: usize, base: u8, max: usize, pos: &Position) {
-        if n == 0 {
-            // mated, or ruled with nothing but violating moves: level 0
-            val.set(i, compact::level_byte(0));
-        } else if n > max {
-            self.fail(format!(
-                "{} has {n} successors, more than step 4 counts",
-                pos.to_fen()
-            ));
-        } else {
-            val.set(i, base + n as u8);
         }
     }
 }
