@@ -52,6 +52,7 @@ pub(super) mod code;
 mod compact;
 mod cycles;
 mod dtc;
+mod dtc_out;
 mod dtc_rounds;
 mod dtm;
 mod dtm_codes;
@@ -64,7 +65,8 @@ mod slots;
 mod sparse_verdicts;
 mod subs;
 
-pub use dtc::{generate_dtc, generate_dtc_bytes, InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
+pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
+pub use dtc_out::{generate_dtc, generate_dtc_bytes, StoredDtc};
 pub use dtc_rounds::RuleRounds;
 
 use super::table::{Table, TableSet, TbError};
@@ -118,11 +120,15 @@ pub struct GenOptions<'a> {
 /// cache.
 pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
-/// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision):
-/// a DTC byte and a win bit per position, both sides to move (the rule rounds, at most a
+/// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision),
+/// both sides to move: a decided bit per position with its lean rank counts (an eighth of
+/// a bit per position, see [`slots`]), a byte and a win bit per decided position, and while
+/// the win bits move from the positions to the bytes a win bit per position too; the
+/// decided positions taken as all of them (KRNKR's are 51 %; the rule rounds, at most a
 /// byte per position and none in most tables, come on top).
 pub fn dtc_state_bytes(n: u64) -> u64 {
-    2 * n.next_multiple_of(8) + 2 * n.div_ceil(64) * 8
+    let words = n.div_ceil(64);
+    2 * (3 * words * 8 + n.div_ceil(512) * 8 + n)
 }
 
 /// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
