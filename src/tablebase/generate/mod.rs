@@ -45,7 +45,9 @@
 //! writing of the files 74.5 MiB, a peak of 75.5 MiB (1.49 bytes per position; 85.6 MiB,
 //! 1.68, with the codes a byte each and every open position slotted); a
 //! table whose positions are nearly all open after round 0 needs up to a byte more per
-//! index in step 4 and two in the rounds.
+//! index in step 4 and two in the rounds. The DTC pass that `gen` runs next by default
+//! stays below (KRNKR's 70.2 MiB, a byte only for each decided position, see [`dtc`]), so
+//! KRNKR's closure with all three metrics peaks at 76.1 MiB (1.50 bytes per position).
 
 mod bytes;
 pub(super) mod code;
