@@ -99,8 +99,9 @@ fn choose(c: &Census, n: usize) -> Option<u32> {
     // bytes of each form, the smallest first on a tie
     let cost = |bits: u32| match bits {
         8 => 2 * n,
-        // the bits, their lean rank counts (see [`Slots`]) and a byte per entry
-        1 => 2 * (n.div_ceil(64) * 8 + n.div_ceil(512) * 8) + c.at_least(0, 1) + c.at_least(1, 1),
+        // the bits, their rank counts (see [`Slots`]; lean, a quarter of a byte per 64
+        // bits less, but the choice is that of the full rank) and a byte per entry
+        1 => 2 * (n.div_ceil(64) * 10 + n.div_ceil(512) * 8) + c.at_least(0, 1) + c.at_least(1, 1),
         _ => {
             let large = c.at_least(0, (1 << bits) - 1) + c.at_least(1, (1 << bits) - 1);
             2 * n * bits as usize / 8 + 8 * large
