@@ -422,8 +422,8 @@ fn write_file(
 
 /// Write the DTC file of `material` (rule set `rules`, `counts` its outcome counts as in
 /// its WDL file's header, `longest` its longest DTC) from the bytes the DTC pass made
-/// ([`super::generate::generate_dtc_bytes`]: per side to move, the stored byte or
-/// [`super::dtc_code::NOT_STORED`]), atomically like [`write_files`]; its size into
+/// ([`super::generate::generate_dtc_bytes`]: the stored byte or
+/// [`super::dtc_code::NOT_STORED`] of each decided position), atomically like [`write_files`]; its size into
 /// `written`. The file is the one [`write_dtc_file`] writes for the table.
 pub fn write_dtc_bytes(
     dir: &Path,
@@ -431,22 +431,12 @@ pub fn write_dtc_bytes(
     rules: crate::board::rules::RuleSet,
     counts: [[u64; 4]; 2],
     longest: u8,
-    bytes: &[Buf; 2],
+    stored: &super::generate::StoredDtc,
     written: &mut Written,
 ) -> Result<(), FileError> {
-    let n = bytes[0].len();
-    let encode = |range: std::ops::Range<usize>| -> std::io::Result<Vec<u8>> {
-        let mut prev = 0u8;
-        Ok(range
-            .map(|k| {
-                let b = if k < n { bytes[0][k] } else { bytes[1][k - n] };
-                if b != super::dtc_code::NOT_STORED {
-                    prev = b;
-                }
-                prev
-            })
-            .collect())
-    };
+    let n = stored.positions();
+    let encode =
+        |range: std::ops::Range<usize>| -> std::io::Result<Vec<u8>> { Ok(stored.range(range)) };
     let content = Content {
         material,
         rules,

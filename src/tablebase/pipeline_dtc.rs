@@ -15,7 +15,8 @@ use crate::board::Color;
 use crate::index::{Material, PlacementIndex};
 use crate::progress::Progress;
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 
 fn write_error(m: &Material, e: FileError) -> TbError {
     match e {
@@ -103,36 +104,68 @@ fn file_range(f: &TableFile, a: usize, b: usize) -> Result<Vec<u8>, FileError> {
 }
 
 /// A table's WDL and DTM files as a [`ValueSource`] (a unit is a block of the WDL file).
+/// Their mappings are given up when the pass no longer reads them for a while
+/// ([`ValueSource::release`]: their pages would stay resident through the pass's levels)
+/// and opened again when it does.
 pub struct InFiles {
-    wdl: TableFile,
-    dtm: TableFile,
+    dir: PathBuf,
+    material: Material,
+    /// Positions per unit.
+    unit: usize,
+    /// Positions of both sides to move.
+    total: usize,
+    files: RwLock<Option<Arc<(TableFile, TableFile)>>>,
 }
 
 impl InFiles {
-    /// The values of the table whose files these are (opened and checked by the caller:
-    /// one index, one rule set).
-    pub fn new(wdl: TableFile, dtm: TableFile) -> InFiles {
-        InFiles { wdl, dtm }
+    /// The values of the table `material` whose files these are (in `dir`, opened and
+    /// checked by the caller: one index, one rule set).
+    pub fn new(dir: &Path, material: Material, wdl: TableFile, dtm: TableFile) -> InFiles {
+        InFiles {
+            dir: dir.to_path_buf(),
+            material,
+            unit: wdl.header.block_size as usize,
+            total: 2 * wdl.header.positions as usize,
+            files: RwLock::new(Some(Arc::new((wdl, dtm)))),
+        }
+    }
+
+    /// The files, opened again when they were released.
+    fn files(&self) -> Result<Arc<(TableFile, TableFile)>, TbError> {
+        if let Some(f) = &*self.files.read().unwrap_or_else(|e| e.into_inner()) {
+            return Ok(f.clone());
+        }
+        let mut slot = self.files.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = &*slot {
+            return Ok(f.clone());
+        }
+        let f = Arc::new(open_table_files(&self.dir, &self.material)?);
+        *slot = Some(f.clone());
+        Ok(f)
     }
 }
 
 impl ValueSource for InFiles {
     fn unit(&self) -> usize {
-        self.wdl.header.block_size as usize
+        self.unit
     }
 
     fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError> {
-        let total = 2 * self.wdl.header.positions as usize;
-        let (a, b) = (u * self.unit(), ((u + 1) * self.unit()).min(total));
+        let (a, b) = (u * self.unit, ((u + 1) * self.unit).min(self.total));
         let read = |f: &TableFile| {
             file_range(f, a, b).map_err(|e| TbError::Corrupt {
                 path: f.path.display().to_string(),
                 reason: e.to_string(),
             })
         };
-        let w = read(&self.wdl)?;
-        let d = read(&self.dtm)?;
+        let files = self.files()?;
+        let w = read(&files.0)?;
+        let d = read(&files.1)?;
         Ok(Cow::Owned(super::file::combine(&w, &d)))
+    }
+
+    fn release(&self) {
+        *self.files.write().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }
 
@@ -161,9 +194,10 @@ fn open_table_files(dir: &Path, m: &Material) -> Result<(TableFile, TableFile), 
 /// Compute the DTC of the table `m` whose WDL and DTM files are in `dir` and write its DTC
 /// file; returns the file's size. `rounds` are the rule rounds of its verdicts
 /// ([`RuleRounds`]). The table's values are read from its files (twice, a block at a time),
-/// its sub-tables from theirs: the pass holds a byte per position (where `backing` puts
-/// them), a bit per position, the rule rounds and the sub-table block cache. The bytes
-/// become the file's stored bytes in place ([`super::generate::generate_dtc_bytes`]).
+/// its sub-tables from theirs: the pass holds two bits per position and a byte per decided
+/// position (where `backing` puts them, see [`super::generate::dtc_state_bytes`]), the rule
+/// rounds and the sub-table block cache. The bytes become the file's stored bytes in place
+/// ([`super::generate::generate_dtc_bytes`]), which the writer reads range by range.
 pub fn write_dtc_from_files(
     dir: &Path,
     m: &Material,
@@ -174,8 +208,8 @@ pub fn write_dtc_from_files(
     let (wdl, dtm) = open_table_files(dir, m)?;
     let (rules, counts) = (wdl.header.rules, wdl.header.counts);
     let index = PlacementIndex::new(*m)?;
-    let src = InFiles::new(wdl, dtm);
-    let (bytes, longest) = generate_dtc_bytes(
+    let src = InFiles::new(dir, *m, wdl, dtm);
+    let (stored, longest) = generate_dtc_bytes(
         *m,
         rules,
         &index,
@@ -187,7 +221,7 @@ pub fn write_dtc_from_files(
     )?;
     drop(src);
     let mut written = Written::default();
-    write_dtc_bytes(dir, *m, rules, counts, longest, &bytes, &mut written)
+    write_dtc_bytes(dir, *m, rules, counts, longest, &stored, &mut written)
         .map_err(|e| write_error(m, e))?;
     Ok(written.dtc_bytes)
 }

@@ -75,8 +75,8 @@ pub struct Params {
     /// repetition-rule rounds (rule set 0, or a side without attacker: the generator's
     /// compact layout), with them (rule set 1, both sides attacking).
     pub bytes_per_position: [f64; 2],
-    /// Peak bytes per position of the DTC step that `gen` runs after it by default (the
-    /// table's values, its verdicts when some rest on the rules, and the DTC's own byte),
+    /// Peak bytes per position of the DTC step that `gen` runs after it by default (its
+    /// bits per position, a byte per decided position, the rule rounds of the verdicts),
     /// by the same layouts: the peak is the larger of the two.
     pub dtc_bytes_per_position: [f64; 2],
     /// Bytes per position of the direct sub-tables that `verify` holds in its cache of
@@ -166,8 +166,14 @@ impl Params {
         // alone 99.9 MiB (1.63 besides the base; 219.0 MiB before), below its generation's
         // 123.6 MiB; the KRNKR closure under `--rules none` 72.8 MiB (118.7 MiB before).
         // With the DTC pass's rule rounds a byte per position that has one, found by a rank
-        // (2026-11-27, load 6 to 9): KRNKR alone 94.8 MiB (1.55 besides the base).
-        dtc_bytes_per_position: [1.13, 1.6],
+        // (2026-11-27, load 6 to 9): KRNKR alone 94.8 MiB (1.55 besides the base). With a
+        // byte (and a win bit) only for each decided position, found by a lean rank over a
+        // bit per position (`generate/dtc.rs`; 2026-11-27, load 5 to 6): the DTC pass of
+        // KRNKR alone 70.2 MiB (1.06 besides the base, its sub-table cache and rule rounds
+        // included; main's binary 94.3 MiB). A table without rule rounds (not measured
+        // again; 1.13 is now an upper bound): two bits per position and 1.14 bytes per
+        // decided one.
+        dtc_bytes_per_position: [1.13, 1.1],
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,

@@ -171,6 +171,33 @@ impl Bytes {
         }
     }
 
+    /// The bytes `k..k + c` (`c` at most 64) that are `v`: bit `j` set when byte `k + j`
+    /// is, the bytes tested eight at a time.
+    #[inline(always)]
+    pub fn matches(&self, k: usize, c: usize, v: u8) -> u64 {
+        const LOWS: u64 = !HIGHS;
+        let pattern = ONES * v as u64;
+        let words = self.words();
+        let end = k + c;
+        let mut out = 0u64;
+        let mut w = k / 8;
+        while w * 8 < end {
+            let x = words[w].load(Relaxed) ^ pattern;
+            // the high bit of each byte of `x` that is zero (exactly: no carry between
+            // bytes)
+            let mut zero = !(((x & LOWS) + LOWS) | x | LOWS);
+            while zero != 0 {
+                let at = w * 8 + (zero.trailing_zeros() / 8) as usize;
+                zero &= zero - 1;
+                if (k..end).contains(&at) {
+                    out |= 1 << (at - k);
+                }
+            }
+            w += 1;
+        }
+        out
+    }
+
     /// Number of bytes.
     pub fn len(&self) -> usize {
         self.len
@@ -257,6 +284,16 @@ impl Bits {
         }
     }
 
+    /// Clear bit `i`.
+    #[inline(always)]
+    pub fn clear(&self, i: usize) {
+        let w = &self.w.atoms()[i >> 6];
+        let bit = 1 << (i & 63);
+        if w.load(Relaxed) & bit != 0 {
+            w.fetch_and(!bit, Relaxed);
+        }
+    }
+
     /// Hint that bit `i` is about to be read (no effect on the value).
     #[inline(always)]
     pub fn prefetch(&self, i: usize) {
@@ -340,5 +377,20 @@ mod tests {
         let bits = Bits::new(130);
         bits.set(129);
         assert!(bits.get(129) && !bits.get(128));
+        bits.clear(129);
+        bits.clear(128);
+        assert!(!bits.get(129) && !bits.get(128));
+        let m = Bytes::new(80, 3);
+        for i in [0, 7, 8, 9, 30, 70, 79] {
+            m.set(i, 0x85);
+        }
+        assert_eq!(
+            m.matches(0, 64, 0x85),
+            1 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 30
+        );
+        assert_eq!(m.matches(9, 64, 0x85), 1 | 1 << 21 | 1 << 61);
+        assert_eq!(m.matches(10, 60, 0x85), 1 << 20);
+        assert_eq!(m.matches(79, 1, 0x85), 1);
+        assert_eq!(m.matches(1, 5, 3), 0b11111);
     }
 }

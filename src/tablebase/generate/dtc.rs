@@ -26,15 +26,23 @@
 //! attractor of the same game as step 4's, whatever the order, so it must be exactly the
 //! table's wins and losses: a position left open is reported as an internal error.
 //!
-//! Memory: one byte per position and side (below) and one bit (set for the wins), besides
-//! the rule rounds ([`RuleRounds`]) and the sub-tables. The table's values are not held:
-//! they are read a unit at a time from a [`ValueSource`] (the table's WDL and DTM files, or
-//! its values in memory), once to mark the decided positions and once at the end to turn
-//! the bytes into what the DTC file stores ([`generate_dtc_bytes`], in place). The byte holds
-//! the DTC (0..=[`MAX_LEVEL`]) of a decided position, [`NONE`] for draws and illegal
-//! placements, [`OPEN_WIN`] for an undecided win and `0x80 | n` for an undecided loss with
-//! `n` permitted in-table successors not yet known to win for the opponent ([`LOSS_MARK`]
-//! for a loss between the marking and the start).
+//! Memory: per position and side a bit set for the decided positions, and for each decided
+//! position only a byte (below) and a bit set for the wins, found by a rank over the
+//! decided bits ([`Slots`], lean: an eighth of a bit per position); besides the rule rounds
+//! ([`RuleRounds`]) and the sub-tables. KRNKR: 51 % of its positions decided, 43 % illegal
+//! placements, so 0.73 bytes per position instead of 1.13 with a byte and a win bit for
+//! each (the win bits are set by position while the positions are marked, and move to the
+//! bytes' order once these are allocated). The
+//! table's values are not held: they are read a unit at a time from a [`ValueSource`] (the
+//! table's WDL and DTM files, or its values in memory), once to mark the decided positions
+//! (a file source's illegal placements, which show their neighbours' values, are unmarked
+//! from their placement before the bytes are allocated) and once at the end to turn the
+//! bytes into what the DTC file stores ([`generate_dtc_bytes`], in place; the file's writer
+//! reads them by range, [`StoredDtc`]). The byte holds the DTC (0..=[`MAX_LEVEL`]) of a
+//! decided position, [`NONE`] for an illegal placement a source did not show as such,
+//! [`OPEN_WIN`] for an undecided win and `0x80 | n` for an undecided loss with `n`
+//! permitted in-table successors not yet known to win for the opponent ([`LOSS_MARK`] for a
+//! loss between the marking and the start).
 
 use super::bytes::{Bits, Bytes};
 use super::dtc_rounds::RuleRounds;
@@ -44,9 +52,8 @@ use crate::board::rules::RuleSet;
 use crate::board::{Color, Position};
 use crate::index::{Material, PieceList, PlacementIndex};
 use crate::progress::{Phase, Progress};
-use crate::tablebase::dtc_code::{self, NOT_STORED};
-use crate::tablebase::table::{Table, TbError};
-use crate::tablebase::values::{DRAW, ILLEGAL, MAX_DTM};
+use crate::tablebase::table::TbError;
+use crate::tablebase::values::MAX_DTM;
 use crate::tablebase::workfile::{Backing, Buf};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -55,7 +62,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Draw or illegal placement: no DTC.
-const NONE: u8 = 0x7F;
+pub(super) const NONE: u8 = 0x7F;
 /// Highest DTC the generation byte holds.
 pub const MAX_LEVEL: u8 = 0x7E;
 /// An undecided win.
@@ -70,8 +77,19 @@ pub trait ValueSource: Sync {
     fn unit(&self) -> usize;
     /// The values of unit `u`: a distance to mate for a decided position, more than
     /// [`MAX_DTM`] for a draw. An illegal placement may show any value (the pass tells
-    /// them by their placement).
+    /// them by their placement) unless [`ValueSource::shows_illegal`] answers false.
     fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError>;
+
+    /// False when every illegal placement shows a value above [`MAX_DTM`] (the pass then
+    /// does not look for them among the decided positions).
+    fn shows_illegal(&self) -> bool {
+        true
+    }
+
+    /// The pass will not read the values for a while (through its levels): a source may
+    /// give up what it holds to read them (the pages of mapped files) until the next
+    /// [`ValueSource::values`].
+    fn release(&self) {}
 }
 
 /// A table's values in memory as a [`ValueSource`].
@@ -80,6 +98,11 @@ pub struct InMemory<'a>(pub &'a [Buf; 2]);
 impl ValueSource for InMemory<'_> {
     fn unit(&self) -> usize {
         1 << 16
+    }
+
+    fn shows_illegal(&self) -> bool {
+        // a table's values mark them (ILLEGAL)
+        false
     }
 
     fn values(&self, u: usize) -> Result<Cow<'_, [u8]>, TbError> {
@@ -97,14 +120,15 @@ impl ValueSource for InMemory<'_> {
 }
 
 /// The DTC pass over one table.
-struct Dtc<'a> {
-    g: Gen<'a>,
+pub(super) struct Dtc<'a> {
+    pub(super) g: Gen<'a>,
     rounds: &'a RuleRounds,
-    /// Set for the wins (and for some illegal placements a file source shows as wins,
-    /// whose bytes are [`NONE`]: a bit is read only for a decided position or a position
-    /// reached by a legal move).
+    /// Set for the wins: by index while the decided positions are marked, then by the
+    /// position of their bytes ([`Dtc::win_by_slot`]; a position without a byte is no win).
     win: [Bits; 2],
-    dtc: [Bytes; 2],
+    /// The byte of each decided position (its bit set), found by a rank (see [`Slots`]);
+    /// a position without one is a draw or an illegal placement ([`NONE`]).
+    pub(super) dtc: [Slots; 2],
 }
 
 impl Dtc<'_> {
@@ -123,8 +147,7 @@ impl Dtc<'_> {
         }
     }
 
-    /// Mark the decided positions of unit `u` of `src`: a win's bit and [`OPEN_WIN`], a
-    /// loss's [`LOSS_MARK`].
+    /// Mark the decided positions of unit `u` of `src`: their bits, and a win's bit.
     fn mark_unit(&self, src: &dyn ValueSource, u: usize) -> Result<(), TbError> {
         let first = u * src.unit();
         let values = src.values(u)?;
@@ -133,21 +156,87 @@ impl Dtc<'_> {
                 continue;
             }
             let (s, i) = self.split(first + k);
+            self.dtc[s].open.set(i);
             if v % 2 == 1 {
                 self.win[s].set(i);
-                self.dtc[s].set(i, OPEN_WIN);
-            } else {
-                self.dtc[s].set(i, LOSS_MARK);
             }
         }
         Ok(())
+    }
+
+    /// Unmark the illegal placements among the marked positions of the indices
+    /// `start..end` (a file source shows them as it shows their neighbours).
+    fn unmark_illegal(&self, start: usize, end: usize) {
+        let mut pieces = PieceList::new();
+        for i in start..end {
+            let marked = [self.dtc[0].has(i), self.dtc[1].has(i)];
+            if marked == [false, false] {
+                continue;
+            }
+            // one board for both sides to move (`check_placement_legal` of each)
+            let pos = match self.g.index.unrank_into(i as u64, &mut pieces) {
+                true => Position::from_pieces(&pieces, Color::Red).ok(),
+                false => None,
+            };
+            let facing = pos.as_ref().is_none_or(|p| p.kings_facing());
+            for side in Color::ALL {
+                let s = side.index();
+                if !marked[s] {
+                    continue;
+                }
+                let legal = !facing
+                    && pos
+                        .as_ref()
+                        .is_some_and(|p| !p.is_attacked(p.king(!side), side));
+                if !legal {
+                    self.dtc[s].open.clear(i);
+                    self.win[s].clear(i);
+                }
+            }
+        }
+    }
+
+    /// The win bits by the position of the decided positions' bytes (allocated), those by
+    /// index given up: a bit for each decided position instead of one per position.
+    fn win_by_slot(&mut self, backing: &Backing) -> Result<(), TbError> {
+        let n = self.g.size();
+        for s in 0..2 {
+            let by_slot = Bits::with(backing, self.dtc[s].bytes.len())?;
+            let (slots, by_index) = (&self.dtc[s], &self.win[s]);
+            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+                slots.each_slot(c * CHUNK, ((c + 1) * CHUNK).min(n), |i, k| {
+                    if by_index.get(i) {
+                        by_slot.set(k);
+                    }
+                });
+            });
+            self.win[s] = by_slot;
+        }
+        Ok(())
+    }
+
+    /// True when position `i` of side `s` is a win (after [`Dtc::win_by_slot`]).
+    #[inline(always)]
+    fn is_win(&self, s: usize, i: usize) -> bool {
+        self.dtc[s].has(i) && self.win[s].get(self.dtc[s].slot(i))
+    }
+
+    /// The mark of a position before the start: [`OPEN_WIN`] for a win, [`LOSS_MARK`]
+    /// for a loss, [`NONE`] for the others.
+    #[inline(always)]
+    fn mark(&self, s: usize, i: usize) -> u8 {
+        match self.dtc[s].has(i) {
+            false => NONE,
+            true if self.win[s].get(self.dtc[s].slot(i)) => OPEN_WIN,
+            true => LOSS_MARK,
+        }
     }
 
     /// The start for the indices `start..end`.
     fn init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
         for i in start..end {
-            let marks = [self.dtc[0].get(i), self.dtc[1].get(i)];
+            let marks = [self.mark(0, i), self.mark(1, i)];
             if marks == [NONE, NONE] {
                 continue;
             }
@@ -157,7 +246,8 @@ impl Dtc<'_> {
                 if marks[s] == NONE {
                     continue;
                 }
-                // (a file source shows illegal placements as it shows their neighbours)
+                // (an illegal placement a source shows decided is unmarked before; this
+                // keeps the pass safe from one that does not say so)
                 let pos = decodable
                     .then(|| Position::from_pieces(&pieces, side).ok())
                     .flatten()
@@ -195,7 +285,7 @@ impl Dtc<'_> {
                         let child = pos.after(m);
                         self.g.rank(&child).is_some_and(|j| {
                             let t = child.turn().index();
-                            self.win[t].get(j) && self.verdict(t, j).0 < order
+                            self.is_win(t, j) && self.verdict(t, j).0 < order
                         })
                     });
                     if n > 127 {
@@ -218,7 +308,7 @@ impl Dtc<'_> {
 
     /// The position `i` (side `x` to move) of DTC `level` acts on its predecessors.
     fn retro(&self, i: usize, x: Color, level: u8) {
-        let child_loss = !self.win[x.index()].get(i);
+        let child_loss = !self.is_win(x.index(), i);
         let child_order = self.verdict(x.index(), i).0;
         let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
         let Some(dedupe) = self.g.predecessors(i as u64, x, &mut preds) else {
@@ -228,7 +318,8 @@ impl Dtc<'_> {
             preds.sort_unstable();
         }
         let y = !x;
-        let dtc = &self.dtc[y.index()];
+        let slots = &self.dtc[y.index()];
+        let dtc = &slots.bytes;
         let next = level + 1;
         let mut last = u64::MAX;
         for &q in preds.iter() {
@@ -237,7 +328,13 @@ impl Dtc<'_> {
             }
             last = q;
             let q = q as usize;
-            let b = dtc.get(q);
+            if !slots.has(q) {
+                // a draw or an illegal placement
+                continue;
+            }
+            // the predecessor's byte
+            let k = slots.slot(q);
+            let b = dtc.get(k);
             if b & 0x80 == 0 {
                 continue;
             }
@@ -247,7 +344,7 @@ impl Dtc<'_> {
                         .fail(format!("index {q}: a loss with a lost successor"));
                     continue;
                 }
-                if dtc.update(q, |c| (c == OPEN_WIN).then_some(next)).is_ok() {
+                if dtc.update(k, |c| (c == OPEN_WIN).then_some(next)).is_ok() {
                     self.g.assigned.fetch_add(1, Relaxed);
                 }
             } else {
@@ -259,7 +356,7 @@ impl Dtc<'_> {
                     // a violating move: the ruled position may not play it
                     continue;
                 }
-                let r = dtc.update(q, |c| {
+                let r = dtc.update(k, |c| {
                     (c & 0x80 != 0 && c != OPEN_WIN).then_some(if c & 0x7F == 1 {
                         next
                     } else {
@@ -275,7 +372,7 @@ impl Dtc<'_> {
     }
 
     /// The error for a decided position `k` of side `s` left without a DTC.
-    fn left_open(&self, s: usize, k: usize) -> TbError {
+    pub(super) fn left_open(&self, s: usize, k: usize) -> TbError {
         let fen = self
             .g
             .position(k, Color::ALL[s])
@@ -289,19 +386,19 @@ impl Dtc<'_> {
 }
 
 /// What the pass is run on.
-struct Input<'a> {
-    material: Material,
-    rules: RuleSet,
-    index: &'a PlacementIndex,
-    src: &'a dyn ValueSource,
-    rounds: &'a RuleRounds,
-    /// Where the byte per position goes.
-    backing: &'a Backing,
+pub(super) struct Input<'a> {
+    pub(super) material: Material,
+    pub(super) rules: RuleSet,
+    pub(super) index: &'a PlacementIndex,
+    pub(super) src: &'a dyn ValueSource,
+    pub(super) rounds: &'a RuleRounds,
+    /// Where the bits and bytes go.
+    pub(super) backing: &'a Backing,
 }
 
 /// The fixpoint (see the module documentation): the pass with every decided position's
 /// DTC in its byte.
-fn run<'a>(
+pub(super) fn run<'a>(
     input: Input<'a>,
     subs: SubTables<'a>,
     progress: &dyn Progress,
@@ -314,8 +411,10 @@ fn run<'a>(
         rounds,
         backing,
     } = input;
+    // (as the generation of a table does: large buffers outside the heap)
+    super::heap::settle_heap();
     let n = index.size() as usize;
-    let d = Dtc {
+    let mut d = Dtc {
         g: Gen {
             material,
             rules,
@@ -337,11 +436,17 @@ fn run<'a>(
         rounds,
         win: [Bits::with(backing, n)?, Bits::with(backing, n)?],
         dtc: [
-            Bytes::with(backing, n, NONE)?,
-            Bytes::with(backing, n, NONE)?,
+            Slots::empty(backing, n, true)?,
+            Slots::empty(backing, n, true)?,
         ],
     };
     let job = material.to_string();
+    let phases = std::env::var_os("XQDB_PHASES").is_some();
+    let lap = |what: &str| {
+        if phases {
+            eprintln!("{material} DTC {what}: CPU {:.2} s", super::cpu_seconds());
+        }
+    };
     let units = (2 * n).div_ceil(src.unit());
     let chunks = n.div_ceil(CHUNK);
     let pb = Phase::begin(
@@ -355,12 +460,27 @@ fn run<'a>(
         pb.inc(1);
         Ok::<(), TbError>(())
     })?;
+    // not read again before the end of the levels
+    src.release();
+    lap("marks");
+    if src.shows_illegal() {
+        (0..chunks).into_par_iter().for_each(|c| {
+            d.unmark_illegal(c * CHUNK, ((c + 1) * CHUNK).min(n));
+        });
+    }
+    // a byte for each decided position (every one is set at the start)
+    for slots in &mut d.dtc {
+        slots.allocate_lean(backing, NONE)?;
+    }
+    d.win_by_slot(backing)?;
+    lap("illegal placements unmarked");
     (0..chunks).into_par_iter().for_each(|c| {
         d.init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
         pb.inc(1);
     });
     pb.end();
     d.g.check_fault()?;
+    lap("start");
     let pb = Phase::begin(progress, &job, "conversion levels", 0);
     let mut level = 0u8;
     loop {
@@ -385,100 +505,6 @@ fn run<'a>(
     }
     pb.end();
     d.g.check_fault()?;
+    lap("levels");
     Ok(d)
-}
-
-/// The DTC of every position of `table` (whose sub-tables are in `subs`, in memory or in files): per side to move,
-/// plies to conversion for decided positions, [`DRAW`] and [`ILLEGAL`] as in its values.
-/// `rounds` are the rule rounds of its verdicts ([`RuleRounds`]); the table's own
-/// verdicts are not read (they may be dropped).
-pub fn generate_dtc(
-    table: &Table,
-    rounds: &RuleRounds,
-    subs: SubTables<'_>,
-    progress: &dyn Progress,
-) -> Result<[Buf; 2], TbError> {
-    // beside the table: in its work file when it has one
-    let backing = table.values[0].backing();
-    let src = InMemory(&table.values);
-    let input = Input {
-        material: table.material,
-        rules: table.rules,
-        index: &table.index,
-        src: &src,
-        rounds,
-        backing: &backing,
-    };
-    let d = run(input, subs, progress)?;
-    let mut out: [Buf; 2] = [Buf::from(Vec::new()), Buf::from(Vec::new())];
-    for s in 0..2 {
-        for (k, &val) in table.values[s].iter().enumerate() {
-            if d.dtc[s].get(k) & 0x80 != 0 {
-                return Err(d.left_open(s, k));
-            }
-            if d.dtc[s].get(k) == NONE {
-                d.dtc[s].set(k, if val == ILLEGAL { ILLEGAL } else { DRAW });
-            }
-        }
-    }
-    let Dtc { dtc, .. } = d;
-    for (s, b) in dtc.into_iter().enumerate() {
-        out[s] = b.into_buf();
-    }
-    Ok(out)
-}
-
-/// What the DTC file of a table stores ([`dtc_code`]), computed from its values in `src`
-/// (the table's files: [`InFiles`]) without holding them: per side to move, the stored
-/// byte of each position or [`NOT_STORED`] (to be written as the byte before it), in
-/// buffers where `backing` puts them; and the longest DTC (0 when nothing is decided).
-#[allow(clippy::too_many_arguments)]
-pub fn generate_dtc_bytes(
-    material: Material,
-    rules: RuleSet,
-    index: &PlacementIndex,
-    src: &dyn ValueSource,
-    rounds: &RuleRounds,
-    subs: SubTables<'_>,
-    backing: &Backing,
-    progress: &dyn Progress,
-) -> Result<([Buf; 2], u8), TbError> {
-    let input = Input {
-        material,
-        rules,
-        index,
-        src,
-        rounds,
-        backing,
-    };
-    let d = run(input, subs, progress)?;
-    let units = (2 * index.size() as usize).div_ceil(src.unit());
-    let pb = Phase::begin(progress, &material.to_string(), "DTC bytes", units as u64);
-    let longest = (0..units)
-        .into_par_iter()
-        .map(|u| -> Result<u8, TbError> {
-            let first = u * src.unit();
-            let values = src.values(u)?;
-            let mut longest = 0;
-            for (k, &v) in values.iter().enumerate() {
-                let (s, i) = d.split(first + k);
-                let b = d.dtc[s].get(i);
-                let stored = if b == NONE {
-                    NOT_STORED
-                } else if b & 0x80 != 0 {
-                    return Err(d.left_open(s, i));
-                } else {
-                    longest = longest.max(b);
-                    dtc_code::encode(v, b).unwrap_or(NOT_STORED)
-                };
-                d.dtc[s].set(i, stored);
-            }
-            pb.inc(1);
-            Ok(longest)
-        })
-        .try_reduce(|| 0, |a, b| Ok(a.max(b)))?;
-    pb.end();
-    let Dtc { dtc, .. } = d;
-    let [red, black] = dtc;
-    Ok(([red.into_buf(), black.into_buf()], longest))
 }

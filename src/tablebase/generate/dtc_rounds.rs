@@ -16,7 +16,7 @@ use rayon::prelude::*;
 /// per position, the larger ones (few when the rounds are few) in a list; or only the
 /// positions with an entry (a sorted list per side to move, 8 bytes each,
 /// `index << 8 | entry`); or a byte for each position with an entry, found by a rank
-/// ([`RuleRounds::Slotted`]), whichever is smallest ([`RuleRounds::compact`]).
+/// ([`RuleRounds::Slotted`], the rank lean), whichever is smallest ([`RuleRounds::compact`]).
 pub enum RuleRounds {
     /// No position decided by the rules (rule set 0, or a table without verdicts).
     None,
@@ -99,7 +99,8 @@ fn choose(c: &Census, n: usize) -> Option<u32> {
     // bytes of each form, the smallest first on a tie
     let cost = |bits: u32| match bits {
         8 => 2 * n,
-        // the bits, their rank counts (see [`Slots`]) and a byte per entry
+        // the bits, their rank counts (see [`Slots`]; lean, a quarter of a byte per 64
+        // bits less, but the choice is that of the full rank) and a byte per entry
         1 => 2 * (n.div_ceil(64) * 10 + n.div_ceil(512) * 8) + c.at_least(0, 1) + c.at_least(1, 1),
         _ => {
             let large = c.at_least(0, (1 << bits) - 1) + c.at_least(1, (1 << bits) - 1);
@@ -168,7 +169,8 @@ impl Builder {
     fn finish(self) -> RuleRounds {
         if let Some((mut slots, _)) = self.slots {
             for side in &mut slots {
-                side.index_bits();
+                // lean: a look-up reads the bits' cache line anyway
+                side.index_lean();
             }
             return RuleRounds::Slotted(Box::new(Slotted(slots)));
         }

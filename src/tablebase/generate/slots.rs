@@ -110,6 +110,15 @@ impl Slots {
         Ok(())
     }
 
+    /// [`Slots::allocate`] with the lean rank ([`Slots::index_lean`]): for random look-ups
+    /// where the bits' cache line is read anyway (the rank's per-word counts would be
+    /// another).
+    pub fn allocate_lean(&mut self, backing: &Backing, fill: u8) -> Result<(), TbError> {
+        let count = self.index_lean();
+        self.bytes = Bytes::with(backing, count, fill)?;
+        Ok(())
+    }
+
     /// The position of index `i`'s byte (`i` must have one).
     #[inline(always)]
     pub fn slot(&self, i: usize) -> usize {
@@ -152,11 +161,74 @@ impl Slots {
         self.bytes.update(self.slot(i), f)
     }
 
-    /// Call `f(i, byte)` for every index in `start..end` (`start` a multiple of 64) that
-    /// has a byte.
+    /// Call `f(i, byte)` for every index in `start..end` that has a byte.
     #[inline]
     pub fn each(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
         self.each_in(&self.bytes, start, end, f)
+    }
+
+    /// Call `f(i, k)` for every index `i` in `start..end` that has a byte, `k` the
+    /// position of its byte.
+    #[inline]
+    pub fn each_slot(&self, start: usize, end: usize, mut f: impl FnMut(usize, usize)) {
+        if start >= end {
+            return;
+        }
+        let mut k = self.slot(start);
+        for w in start / 64..end.div_ceil(64) {
+            let mut bits = self.word_in(w, start, end);
+            while bits != 0 {
+                f(w * 64 + bits.trailing_zeros() as usize, k);
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
+    }
+
+    /// The open bits of word `w` that fall in `start..end`.
+    #[inline(always)]
+    fn word_in(&self, w: usize, start: usize, end: usize) -> u64 {
+        let mut bits = self.open.word(w);
+        if w * 64 < start {
+            bits &= !0u64 << (start - w * 64);
+        }
+        if (w + 1) * 64 > end {
+            bits &= (1u64 << (end - w * 64)) - 1;
+        }
+        bits
+    }
+
+    /// Call `f(i)` for every index in `start..end` whose byte is `v` (the bytes tested
+    /// eight at a time; `start..end` within one work item). In a work file, a scan is also
+    /// where the resident set is checked.
+    #[inline]
+    pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
+        if start >= end {
+            return;
+        }
+        if let Some(w) = self.bytes.work_file() {
+            w.tick();
+        }
+        let mut k = self.slot(start);
+        for w in start / 64..end.div_ceil(64) {
+            let bits = self.word_in(w, start, end);
+            let c = bits.count_ones() as usize;
+            if c == 0 {
+                continue;
+            }
+            let mut hits = self.bytes.matches(k, c, v);
+            while hits != 0 {
+                let j = hits.trailing_zeros();
+                hits &= hits - 1;
+                // the index of the word's set bit number j
+                let mut b = bits;
+                for _ in 0..j {
+                    b &= b - 1;
+                }
+                f(w * 64 + b.trailing_zeros() as usize);
+            }
+            k += c;
+        }
     }
 
     /// [`Slots::each`] over the codes of the rule rounds (see [`super::round_codes`]).
@@ -177,13 +249,10 @@ impl Slots {
         }
         let mut s = self.slot(start);
         for w in start / 64..end.div_ceil(64) {
-            let mut bits = self.open.word(w);
+            let mut bits = self.word_in(w, start, end);
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if i >= end {
-                    return;
-                }
                 f(i, bytes.get(s));
                 s += 1;
             }
@@ -330,6 +399,31 @@ mod tests {
         let mut all = Vec::new();
         s.each(0, n, |i, b| all.push((i, b)));
         assert_eq!(all.len(), open.len());
+        // unaligned ranges, by byte and by slot
+        let mut some = Vec::new();
+        s.each(70, 1301, |i, _| some.push(i));
+        let want: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|i| (70..1301).contains(i))
+            .collect();
+        assert_eq!(some, want);
+        let mut slots = Vec::new();
+        s.each_slot(70, 1301, |i, k| slots.push((i, k)));
+        assert!(slots.iter().all(|&(i, k)| s.slot(i) == k));
+        assert_eq!(slots.iter().map(|e| e.0).collect::<Vec<_>>(), want);
+        let mut scanned = Vec::new();
+        s.scan(640, 1500, 2, |i| scanned.push(i));
+        assert_eq!(scanned, hits);
+        let mut scanned = Vec::new();
+        s.scan(0, n, 4, |i| scanned.push(i));
+        let want4: Vec<usize> = open
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k % 5 == 4)
+            .map(|(_, &i)| i)
+            .collect();
+        assert_eq!(scanned, want4);
         assert!(!s.has(0) && s.has(3) && s.has(63));
     }
 }
