@@ -20,12 +20,8 @@ pub(super) const SETTLE_LOG_CAP: u64 = 8192;
 
 /// A round of the repetition rules starts from the previous round's clean-up (see
 /// `cycles::Gen::reopen`) while the positions decided since, and the flags that may come
-/// back, are fewer than this fraction of the table's positions. KRNKR (26.7 M indices)
-/// decides 3.9 M, 3.6 M, 1.8 M, 0.71 M and 0.18 M positions in its rounds 1 to 5: at 0.008
-/// (213 k) round 6 starts from round 5's fixpoint (61 k candidates; its clean-up takes
-/// 1.1 s of CPU instead of 1.6 s after a full reset, one thread), while round 5's 0.71 M
-/// would cost more candidates than the full reset's sweeps.
-pub(super) const REOPEN_BELOW: f64 = 0.008;
+/// back, are fewer than this fraction of the table's positions.
+pub(super) const REOPEN_BELOW: f64 = 0.004;
 
 /// Bound of the cache of decoded sub-table blocks (values of the side to move after a
 /// capture), shared by the tables one capture away when they are read from files (see
