@@ -132,6 +132,18 @@ impl Gen<'_> {
         Some(Node { pos, pieces, ctx })
     }
 
+    /// Position `i` with `side` to move, from `prev` when it holds the same placement
+    /// decoded for the other side (a null move turns it), else decoded afresh.
+    fn node_from(&self, prev: &mut Option<Node>, i: usize, side: Color) -> Option<Node> {
+        match prev.take() {
+            Some(mut x) => {
+                x.pos.play_null();
+                Some(x)
+            }
+            None => self.node(i, side),
+        }
+    }
+
     /// The result of the quiet move `m` of `x`, as a node.
     fn node_after(&self, x: &Node, m: Move) -> Node {
         let pos = x.pos.after(m);
@@ -281,15 +293,8 @@ impl Gen<'_> {
             if !self.is_open(side, i) {
                 continue;
             }
-            let x = match prev.take() {
-                Some(mut x) => {
-                    x.pos.play_null();
-                    x
-                }
-                None => match self.node(i, side) {
-                    Some(x) => x,
-                    None => continue,
-                },
+            let Some(x) = self.node_from(&mut prev, i, side) else {
+                continue;
             };
             let (moves, child_flag, own_flag) = if x.pos.in_check() {
                 (x.pos.quiet_moves(), CHECK, IN_CHECK)
@@ -438,7 +443,7 @@ pub(super) fn run(
     if from.is_none() {
         g.mark();
     }
-    if std::env::var_os("XQDB_PHASES").is_some() {
+    if super::phases() {
         eprintln!(
             "  marks {:.2} s, CPU {:.2} s",
             t.elapsed().as_secs_f64(),
@@ -465,7 +470,7 @@ pub(super) fn run(
             g.reset_flags();
         }
         pure = g.clean_up(&dirty, incremental);
-        if std::env::var_os("XQDB_PHASES").is_some() {
+        if super::phases() {
             eprintln!(
                 "  round {order}: clean-up {:.2} s, CPU {:.2} s",
                 t.elapsed().as_secs_f64(),
@@ -480,7 +485,7 @@ pub(super) fn run(
                 continue;
             }
             let ruled = g.rule(order, !root, &dirty.lose);
-            if std::env::var_os("XQDB_PHASES").is_some() {
+            if super::phases() {
                 eprintln!("  round {order}: {ruled} positions of {} ruled", !root);
             }
             if ruled == 0 {
@@ -490,7 +495,7 @@ pub(super) fn run(
             any = true;
             g.propagate(order, !root, [&dirty.lose, &dirty.win])?;
         }
-        if std::env::var_os("XQDB_PHASES").is_some() {
+        if super::phases() {
             eprintln!(
                 "  round {order}: rulings and propagation, CPU {:.2} s",
                 super::cpu_seconds()

@@ -173,22 +173,22 @@ impl Dtc<'_> {
             if marked == [false, false] {
                 continue;
             }
-            // one board for both sides to move (`check_placement_legal` of each)
-            let pos = match self.g.index.unrank_into(i as u64, &mut pieces) {
+            // one board for both sides to move, turned by a null move
+            let mut pos = match self.g.index.unrank_into(i as u64, &mut pieces) {
                 true => Position::from_pieces(&pieces, Color::Red).ok(),
                 false => None,
             };
-            let facing = pos.as_ref().is_none_or(|p| p.kings_facing());
             for side in Color::ALL {
-                let s = side.index();
-                if !marked[s] {
-                    continue;
+                if side == Color::Black {
+                    if let Some(p) = pos.as_mut() {
+                        p.play_null();
+                    }
                 }
-                let legal = !facing
-                    && pos
-                        .as_ref()
-                        .is_some_and(|p| !p.is_attacked(p.king(!side), side));
-                if !legal {
+                let s = side.index();
+                let legal = pos
+                    .as_ref()
+                    .is_some_and(|p| p.check_placement_legal().is_ok());
+                if marked[s] && !legal {
                     self.dtc[s].open.clear(i);
                     self.win[s].clear(i);
                 }
@@ -441,7 +441,7 @@ pub(super) fn run<'a>(
         ],
     };
     let job = material.to_string();
-    let phases = std::env::var_os("XQDB_PHASES").is_some();
+    let phases = super::phases();
     let lap = |what: &str| {
         if phases {
             eprintln!("{material} DTC {what}: CPU {:.2} s", super::cpu_seconds());

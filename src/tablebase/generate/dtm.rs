@@ -216,7 +216,7 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
         }
         g.check_fault()?;
         pb.end();
-        if std::env::var_os("XQDB_PHASES").is_some() {
+        if super::phases() {
             eprintln!("  counters, CPU {:.2} s", super::cpu_seconds());
         }
         g.safe_point(super::Step::Dtm { next: 0 })?;

@@ -567,7 +567,7 @@ pub fn generate_sparse(
         overflow: AtomicBool::new(false),
         fault: Mutex::new(None),
     };
-    let phases = std::env::var_os("XQDB_PHASES").is_some();
+    let phases = phases();
     let t0 = std::time::Instant::now();
     let lap = |what: &str| {
         if phases {
@@ -667,6 +667,13 @@ pub fn generate_sparse(
         },
         verdicts,
     ))
+}
+
+/// Whether the generator reports its phases (timings and counts) on standard error: the
+/// measuring aid `XQDB_PHASES` set in the environment (read once).
+pub(super) fn phases() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("XQDB_PHASES").is_some())
 }
 
 /// CPU time (user and system) of this process so far, for the phase timings that

@@ -236,7 +236,7 @@ impl Gen<'_> {
                 }
             }
         }
-        if std::env::var_os("XQDB_PHASES").is_some() {
+        if super::phases() {
             eprintln!(
                 "  open after round 0: {} + {} of {n} per side",
                 self.aux[0].bytes.len(),

@@ -244,19 +244,7 @@ impl Slots {
 
     #[inline]
     fn each_in(&self, bytes: &Bytes, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
-        if start >= end {
-            return;
-        }
-        let mut s = self.slot(start);
-        for w in start / 64..end.div_ceil(64) {
-            let mut bits = self.word_in(w, start, end);
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                f(i, bytes.get(s));
-                s += 1;
-            }
-        }
+        self.each_slot(start, end, |i, k| f(i, bytes.get(k)))
     }
 }
 

@@ -249,7 +249,7 @@ impl Gen<'_> {
             }
             count.fetch_add(k, Relaxed);
         });
-        let phases = std::env::var_os("XQDB_PHASES").is_some();
+        let phases = super::super::phases();
         if count.load(Relaxed) as usize > cap {
             if phases {
                 eprintln!("  reopen: {} decided, full reset", count.load(Relaxed));

@@ -99,15 +99,8 @@ impl Gen<'_> {
                 if f & want == 0 {
                     continue;
                 }
-                let x = match prev.take() {
-                    Some(mut n) => {
-                        n.pos.play_null();
-                        n
-                    }
-                    None => match self.node(i, side) {
-                        Some(n) => n,
-                        None => continue,
-                    },
+                let Some(x) = self.node_from(&mut prev, i, side) else {
+                    continue;
                 };
                 let cd = self.capture_draw(side, i);
                 let g = if lose {
@@ -221,7 +214,7 @@ impl Gen<'_> {
             } else {
                 tracked = 0;
             }
-            if std::env::var_os("XQDB_PHASES").is_some() {
+            if super::super::phases() {
                 eprintln!(
                     "    full sweep {} {pass:?}: {changes} changes, tracked {}, CPU {:.2} s",
                     if lose { "lose" } else { "win" },
@@ -240,7 +233,7 @@ impl Gen<'_> {
         let mut lose = true;
         while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
             let c = self.sweep(lose, pass, Scope::Marked(dirty));
-            if std::env::var_os("XQDB_PHASES").is_some() {
+            if super::super::phases() {
                 eprintln!(
                     "    marked sweep {} {pass:?}: {c} changes, CPU {:.2} s",
                     if lose { "lose" } else { "win" },
