@@ -80,6 +80,28 @@ impl Sink for CountSink {
     }
 }
 
+/// Counts every legal move and lists the captures (enemy pieces: the bits of `.2`).
+struct CountCapturesSink<'a>(usize, &'a mut MoveList, u128);
+
+impl Sink for CountCapturesSink<'_> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.0 += 1;
+        if self.2 & m.to().bit() != 0 {
+            let _ = self.1.try_push(m);
+        }
+    }
+    #[inline(always)]
+    fn many(&mut self, from: Square, targets: u128) {
+        self.0 += targets.count_ones() as usize;
+        ListSink(self.1).many(from, targets & self.2);
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
 struct AnySink(bool);
 
 impl Sink for AnySink {
@@ -129,6 +151,16 @@ impl Position {
     /// Number of legal moves (without building a list).
     pub fn count_legal(&self) -> usize {
         let mut s = CountSink(0);
+        self.generate(&mut s);
+        s.0
+    }
+
+    /// Number of legal moves, with the legal captures (the moves of
+    /// [`Position::capture_moves`]) put in `captures` (cleared first): one generation for both.
+    pub fn count_legal_with_captures(&self, captures: &mut MoveList) -> usize {
+        captures.clear();
+        let enemy = self.by_color[(!self.turn).index()];
+        let mut s = CountCapturesSink(0, captures, enemy);
         self.generate(&mut s);
         s.0
     }

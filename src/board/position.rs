@@ -99,28 +99,58 @@ impl Position {
     /// points unchecked), as the tablebase index decodes placements.
     #[inline]
     pub fn from_pieces(pieces: &[(Piece, Square)], turn: Color) -> Result<Position, PositionError> {
-        let mut pos = Position {
+        let mut pos = Position::unloaded();
+        pos.load_pieces(pieces, turn)?;
+        Ok(pos)
+    }
+
+    /// A board without pieces, not a position yet: only to be filled by
+    /// [`Position::load_pieces`].
+    pub(crate) fn unloaded() -> Position {
+        Position {
             board: [None; 90],
             by_color: [0; 2],
             by_role: [0; 7],
-            turn,
-            key: if turn == Color::Black { side_key() } else { 0 },
-            mirror_key: if turn == Color::Black { side_key() } else { 0 },
+            turn: Color::Red,
+            key: 0,
+            mirror_key: 0,
             halfmoves: 0,
             fullmoves: 1,
-        };
+        }
+    }
+
+    /// This position made the one of [`Position::from_pieces`] in place (a scan of many
+    /// placements reuses one position instead of building and moving a new one each time:
+    /// only the points occupied before are cleared). On an error the position must not be
+    /// used until loaded again.
+    #[inline]
+    pub fn load_pieces(
+        &mut self,
+        pieces: &[(Piece, Square)],
+        turn: Color,
+    ) -> Result<(), PositionError> {
+        for sq in self.occupied() {
+            self.board[sq.index()] = None;
+        }
+        self.by_color = [0; 2];
+        self.by_role = [0; 7];
+        self.turn = turn;
+        self.key = if turn == Color::Black { side_key() } else { 0 };
+        self.mirror_key = self.key;
+        self.halfmoves = 0;
+        self.fullmoves = 1;
         for &(p, sq) in pieces {
-            if pos.board[sq.index()].is_some() {
+            if self.board[sq.index()].is_some() {
                 continue;
             }
-            pos.board[sq.index()] = Some(p);
-            pos.by_color[p.color.index()] |= sq.bit();
-            pos.by_role[p.role.index()] |= sq.bit();
-            pos.key ^= piece_key(p, sq);
-            pos.mirror_key ^= piece_key(p, sq.mirror());
+            self.board[sq.index()] = Some(p);
+            self.by_color[p.color.index()] |= sq.bit();
+            self.by_role[p.role.index()] |= sq.bit();
+            self.key ^= piece_key(p, sq);
+            self.mirror_key ^= piece_key(p, sq.mirror());
         }
         for c in Color::ALL {
-            let n = (pos.by_color[c.index()] & pos.by_role[Role::King.index()]).count_ones();
+            let n = (self.by_color[c.index()] & self.by_role[Role::King.index()]).count_ones();
             if n != 1 {
                 return Err(if n == 0 {
                     PositionError::MissingKing(c)
@@ -133,7 +163,7 @@ impl Position {
                 });
             }
         }
-        Ok(pos)
+        Ok(())
     }
 
     /// Pieces with their squares (Red's first, by square).

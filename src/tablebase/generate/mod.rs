@@ -396,13 +396,16 @@ impl Gen<'_> {
     /// Step 1 for the indices `start..end`.
     fn init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
+        // one position and one capture list for the chunk, loaded in place
+        let mut pos = Position::unloaded();
+        let mut captures = MoveList::new();
         for i in start..end {
             if !self.index.unrank_into(i as u64, &mut pieces) {
                 continue;
             }
-            let Ok(mut pos) = Position::from_pieces(&pieces, Color::Red) else {
+            if pos.load_pieces(&pieces, Color::Red).is_err() {
                 continue;
-            };
+            }
             let facing = pos.kings_facing();
             let asym = asymmetry_of(&pieces);
             for side in Color::ALL {
@@ -419,13 +422,17 @@ impl Gen<'_> {
                 // alone (the other moves are only counted)
                 let (n, moves) = match (self.rule_rounds, asym <= 4) {
                     (true, true) => {
-                        let moves = pos.legal_moves();
+                        captures = pos.legal_moves();
                         (
-                            self.distinct_children(&pos, &moves, |_, _| true),
-                            Some(moves),
+                            self.distinct_children(&pos, &captures, |_, _| true),
+                            Some(&captures),
                         )
                     }
-                    (true, false) => (pos.count_legal(), Some(pos.capture_moves())),
+                    // one generation counts the moves and lists the captures
+                    (true, false) => (
+                        pos.count_legal_with_captures(&mut captures),
+                        Some(&captures),
+                    ),
                     (false, _) => (self.count_children(&pos, asym), None),
                 };
                 if n == 0 {
@@ -441,7 +448,7 @@ impl Gen<'_> {
                     continue;
                 }
                 let mut b = code::OPEN | n as u8;
-                if let Some(moves) = &moves {
+                if let Some(moves) = moves {
                     if self.has_capture_draw(&pos, &pieces, moves) {
                         match &self.capdraw {
                             Some(cd) => cd[s].set(i),
