@@ -130,21 +130,26 @@ impl Position {
     /// Legal moves of the side to move's pieces of one kind.
     pub fn legal_moves_of(&self, role: Role) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_roles(Targets::All, 1 << role.index(), &mut ListSink(&mut list));
+        self.generate_roles(
+            Targets::All,
+            1 << role.index(),
+            None,
+            &mut ListSink(&mut list),
+        );
         list
     }
 
     /// Legal captures only (for quiescence search).
     pub fn capture_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_roles(Targets::Captures, 0x7F, &mut ListSink(&mut list));
+        self.generate_roles(Targets::Captures, 0x7F, None, &mut ListSink(&mut list));
         list
     }
 
     /// Legal moves that capture nothing (the moves a repetition cycle is made of).
     pub fn quiet_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_roles(Targets::Quiets, 0x7F, &mut ListSink(&mut list));
+        self.generate_roles(Targets::Quiets, 0x7F, None, &mut ListSink(&mut list));
         list
     }
 
@@ -157,11 +162,17 @@ impl Position {
 
     /// Number of legal moves, with the legal captures (the moves of
     /// [`Position::capture_moves`]) put in `captures` (cleared first): one generation for both.
-    pub fn count_legal_with_captures(&self, captures: &mut MoveList) -> usize {
+    /// `in_check`: whether the side to move is in check, when the caller knows it already
+    /// (None: tested here; a wrong answer gives wrong moves).
+    pub(crate) fn count_legal_with_captures(
+        &self,
+        in_check: Option<bool>,
+        captures: &mut MoveList,
+    ) -> usize {
         captures.clear();
         let enemy = self.by_color[(!self.turn).index()];
         let mut s = CountCapturesSink(0, captures, enemy);
-        self.generate(&mut s);
+        self.generate_roles(Targets::All, 0x7F, in_check, &mut s);
         s.0
     }
 
@@ -355,10 +366,19 @@ impl Position {
 
     #[inline(always)]
     fn generate<S: Sink>(&self, sink: &mut S) {
-        self.generate_roles(Targets::All, 0x7F, sink)
+        self.generate_roles(Targets::All, 0x7F, None, sink)
     }
 
-    fn generate_roles<S: Sink>(&self, kind: Targets, roles: u8, sink: &mut S) {
+    /// The moves of `kind` of the pieces of `roles` (a bit per role) into `sink`;
+    /// `in_check` whether the side to move is in check when the caller knows it already
+    /// (None: tested here).
+    fn generate_roles<S: Sink>(
+        &self,
+        kind: Targets,
+        roles: u8,
+        in_check: Option<bool>,
+        sink: &mut S,
+    ) {
         let want = |r: Role| roles & (1 << r.index()) != 0;
         let us = self.turn;
         let own = self.by_color[us.index()];
@@ -370,7 +390,7 @@ impl Position {
             Targets::Captures => enemy,
             Targets::Quiets => !occ & FULL_MASK,
         };
-        let in_check = self.attacked_with(ksq, !us, occ, enemy);
+        let in_check = in_check.unwrap_or_else(|| self.attacked_with(ksq, !us, occ, enemy));
         let (slow, danger, zone) = if in_check {
             (own, 0, CHECK_ZONE[ksq.index()])
         } else {

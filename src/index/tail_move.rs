@@ -134,6 +134,8 @@ impl PlacementIndex {
     /// moved ([`PlacementIndex::rank_tail_piece`]; the same indices as
     /// [`PlacementIndex::rank_tail_move`]). None when no tail piece is on `from` or when a
     /// tail group holds more than one piece: then use [`PlacementIndex::rank_tail_move`].
+    // (inlined: the caller's copy of the prepared piece is then built in place)
+    #[inline]
     pub fn tail_piece(&self, ctx: &TailCtx, from: Square) -> Option<TailPiece> {
         let TailPlace::Singles(sq) = &ctx.tail else {
             return None;

@@ -61,6 +61,8 @@ impl Gen<'_> {
     /// indices `start..end`, from the codes.
     fn dtm_init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
+        // one position for the chunk, loaded in place
+        let mut pos = Position::unloaded();
         for i in start..end {
             let codes = [0, 1].map(|s| self.start_code(s, i));
             // wins, draws and illegal placements first: they need no successors
@@ -91,10 +93,10 @@ impl Gen<'_> {
                     continue;
                 }
                 let val = &self.val[side.index()];
-                let Ok(pos) = Position::from_pieces(&pieces, side) else {
+                if pos.load_pieces(&pieces, side).is_err() {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
-                };
+                }
                 let order = code::order(c);
                 let ruling = code::is_ruling(c);
                 let n = if !ruling {

@@ -251,6 +251,8 @@ impl Gen<'_> {
     /// bytes of every position but the ruled ones, from their codes.
     pub(super) fn dtm_init_plain(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
+        // one position for the chunk, loaded in place
+        let mut pos = Position::unloaded();
         for i in start..end {
             let mut losses = false;
             for val in &self.val {
@@ -278,10 +280,10 @@ impl Gen<'_> {
                 if !code::is_loss(c) || code::is_ruling(c) {
                     continue;
                 }
-                let Ok(pos) = Position::from_pieces(&pieces, side) else {
+                if pos.load_pieces(&pieces, side).is_err() {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
-                };
+                }
                 let n = self.count_children(&pos, asymmetry_of(&pieces));
                 self.set_counter(val, i, n, compact::ILLEGAL, MAX_PLAIN_COUNT, &pos);
             }
@@ -294,6 +296,8 @@ impl Gen<'_> {
     pub(super) fn dtm_init_ruled(&self, start: usize, end: usize) {
         let ruled = |c: u8| c & code::OPEN == 0 && code::is_ruling(c);
         let mut pieces = PieceList::new();
+        // one position for the chunk, loaded in place
+        let mut pos = Position::unloaded();
         for i in start..end {
             if !self.val.iter().any(|v| ruled(v.get(i))) {
                 continue;
@@ -308,10 +312,10 @@ impl Gen<'_> {
                 if !ruled(c) {
                     continue;
                 }
-                let Ok(pos) = Position::from_pieces(&pieces, side) else {
+                if pos.load_pieces(&pieces, side).is_err() {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
-                };
+                }
                 let order = code::order(c);
                 let other = (!side).index();
                 let n = self.permitted_children(&pos, &pieces, |j| {

@@ -408,12 +408,15 @@ impl Gen<'_> {
             }
             let facing = pos.kings_facing();
             let asym = asymmetry_of(&pieces);
+            // each king attacked or not, tested once: with one side to move, the other
+            // side's king attacked makes the placement illegal, its own king is in check
+            let attacked = Color::ALL.map(|c| !facing && pos.is_attacked(pos.king(c), !c));
             for side in Color::ALL {
                 if side == Color::Black {
                     pos.play_null();
                 }
                 let s = side.index();
-                if facing || pos.is_attacked(pos.king(!side), side) {
+                if facing || attacked[(!side).index()] {
                     self.val[s].set(i, self.illegal_byte());
                     continue;
                 }
@@ -430,7 +433,7 @@ impl Gen<'_> {
                     }
                     // one generation counts the moves and lists the captures
                     (true, false) => (
-                        pos.count_legal_with_captures(&mut captures),
+                        pos.count_legal_with_captures(Some(attacked[s]), &mut captures),
                         Some(&captures),
                     ),
                     (false, _) => (self.count_children(&pos, asym), None),
