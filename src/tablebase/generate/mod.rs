@@ -7,7 +7,10 @@
 //!    without a legal move are lost in 0, every other position gets a counter: its number of
 //!    distinct successors (by table and index; two moves lead to one successor only when they
 //!    give mirror images). Under rule set 1 the positions with a capture into a drawn
-//!    sub-table position are noted (a drawing way out of any cycle).
+//!    sub-table position are noted (a drawing way out of any cycle): one move generation
+//!    per side to move counts the moves and lists the captures, each king's attack is
+//!    tested once for both sides (the check of one is the illegality of the other), and
+//!    one position per chunk is loaded in place.
 //! 2. **Plain retrograde analysis** ([`Gen::levels`], round 0). Level by level
 //!    (`L` = 0, 1, 2, ...), the positions decided at distance `L`, in this table and in the
 //!    tables one capture away, are un-moved (un-captured for the smaller tables) into their
