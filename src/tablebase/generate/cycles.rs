@@ -132,16 +132,16 @@ impl Gen<'_> {
         Some(Node { pos, pieces, ctx })
     }
 
-    /// Position `i` with `side` to move, from `prev` when it holds the same placement
-    /// decoded for the other side (a null move turns it), else decoded afresh.
-    fn node_from(&self, prev: &mut Option<Node>, i: usize, side: Color) -> Option<Node> {
-        match prev.take() {
-            Some(mut x) => {
-                x.pos.play_null();
-                Some(x)
-            }
-            None => self.node(i, side),
+    /// Position `i` with `side` to move, in `slot`: turned there by a null move when it
+    /// holds the same placement decoded for the other side, else decoded afresh into it
+    /// (in place: a node is a few hundred bytes, and a sweep decodes millions).
+    fn node_in<'a>(&self, slot: &'a mut Option<Node>, i: usize, side: Color) -> Option<&'a Node> {
+        if let Some(x) = slot {
+            x.pos.play_null();
+        } else {
+            *slot = self.node(i, side);
         }
+        slot.as_ref()
     }
 
     /// The result of the quiet move `m` of `x`, as a node.
@@ -225,13 +225,28 @@ impl Gen<'_> {
     /// The capture-draw flag of the open position `i` of `side` (in its value byte, or in
     /// the bit arrays of a table with seven-bit counters).
     fn capture_draw(&self, side: Color, i: usize) -> bool {
+        self.capture_draw_in(side, i, self.codes(side.index()).get(i))
+    }
+
+    /// [`Gen::capture_draw`] of position `i` of `side`, whose value byte is `v`.
+    fn capture_draw_in(&self, side: Color, i: usize, v: u8) -> bool {
         match &self.capdraw {
             Some(c) => c[side.index()].get(i),
-            None => {
-                let v = self.codes(side.index()).get(i);
-                v & code::OPEN != 0 && v & code::CAPDRAW != 0
-            }
+            None => v & code::OPEN != 0 && v & code::CAPDRAW != 0,
         }
+    }
+
+    /// When position `i` of `side` is open: its slot (where its value and flag bytes are)
+    /// and its value byte; one rank for both.
+    #[inline(always)]
+    fn open_slot(&self, side: Color, i: usize) -> Option<(usize, u8)> {
+        let s = &self.aux[side.index()];
+        if !s.has(i) {
+            return None;
+        }
+        let k = s.slot(i);
+        let v = s.codes.get(k);
+        (v & code::OPEN != 0).then_some((k, v))
     }
 
     /// Run `f` on every open position of `side` in parallel; true when some call said so.
@@ -293,7 +308,7 @@ impl Gen<'_> {
             if !self.is_open(side, i) {
                 continue;
             }
-            let Some(x) = self.node_from(&mut prev, i, side) else {
+            let Some(x) = self.node_in(&mut prev, i, side) else {
                 continue;
             };
             let (moves, child_flag, own_flag) = if x.pos.in_check() {
@@ -303,7 +318,7 @@ impl Gen<'_> {
             };
             let mut found = false;
             for m in moves {
-                if let Some(j) = self.quiet_child(&x, m) {
+                if let Some(j) = self.quiet_child(x, m) {
                     if self.is_open(!side, j) {
                         self.aux[(!side).index()].or(j, child_flag);
                         found = true;
@@ -313,7 +328,6 @@ impl Gen<'_> {
             if found {
                 self.aux[side.index()].or(i, own_flag);
             }
-            prev = Some(x);
         }
     }
 

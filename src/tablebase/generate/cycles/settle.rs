@@ -91,25 +91,25 @@ impl Gen<'_> {
             // the placement is decoded once for both sides to move
             let mut prev: Option<Node> = None;
             for side in Color::ALL {
-                if !self.is_open(side, i) {
+                let Some((k, v)) = self.open_slot(side, i) else {
                     continue;
-                }
+                };
                 let aux = &self.aux[side.index()];
-                let f = aux.get(i);
+                let f = aux.bytes.get(k);
                 if f & want == 0 {
                     continue;
                 }
-                let Some(x) = self.node_from(&mut prev, i, side) else {
+                let Some(x) = self.node_in(&mut prev, i, side) else {
                     continue;
                 };
-                let cd = self.capture_draw(side, i);
+                let cd = self.capture_draw_in(side, i, v);
                 let g = if lose {
-                    self.remove_lose(&x, f, cd, pass)
+                    self.remove_lose(x, f, cd, pass)
                 } else {
-                    self.remove_win(&x, f, cd, pass)
+                    self.remove_win(x, f, cd, pass)
                 };
                 if g != f {
-                    aux.set(i, g);
+                    aux.bytes.set(k, g);
                     let before = changes.fetch_add(1, Relaxed);
                     match scope {
                         Scope::Marked(d) => self.changed(i, side, f ^ g, d),
@@ -124,7 +124,6 @@ impl Gen<'_> {
                         }
                     }
                 }
-                prev = Some(x);
             }
         };
         match scope {
