@@ -113,6 +113,8 @@ impl Searcher<'_> {
             && depth <= FUTILITY_DEPTH
             && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         let lmp_limit = LMP_BASE + (depth * depth) as usize;
+        // a node the table saw exact (a principal-variation node before) is reduced like one
+        let pv_like = pv_node || hit.is_some_and(|h| h.bound == Bound::Exact);
         // the hash move first, before generating the others
         let first =
             tt_move.filter(|&m| self.pos.is_legal(m) && !(root && self.banned.contains(&m)));
@@ -171,7 +173,7 @@ impl Searcher<'_> {
             } else {
                 let mut r = 0;
                 if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
-                    r = lmr(depth, i) + if pv_node { 0 } else { 1 };
+                    r = lmr(depth, i) + if pv_like { 0 } else { 1 };
                     // a move whose quiet tries cut off often is reduced less, and more
                     // when they rarely do
                     r -= hist / (HISTORY_MAX / 2);
