@@ -610,6 +610,11 @@ pub fn generate_sparse(
         lap("round 0");
     }
 
+    if cycles {
+        // the start pass was the last to probe the sub-tables at random: their cache makes
+        // room for the rule rounds (see [`params::SUB_CACHE_KEPT_BYTES`])
+        g.bound_sub_caches(params::SUB_CACHE_KEPT_BYTES);
+    }
     let mut ruled = matches!(resumed, Some(Step::RulesDone | Step::Dtm { .. }));
     // round 0's levels, kept in a work file through the rule rounds: the table's values
     // when no position is ruled (else step 4 computes them all again)
