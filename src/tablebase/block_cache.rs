@@ -1,9 +1,11 @@
 //! A bounded cache of decoded table blocks shared by threads: a block is decoded on its first
 //! look-up and dropped, oldest first, once more than the bound are held. The generator reads
 //! the tables one capture away through it ([`super::generate`]), and so does `verify`
-//! ([`super::verify`]).
+//! ([`super::verify`]). Its bound can be lowered while it is in use ([`BlockCache::bound`]):
+//! the generator keeps the blocks only while it probes them at random.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, RwLock};
 
 pub(crate) struct BlockCache {
@@ -12,7 +14,7 @@ pub(crate) struct BlockCache {
     /// Cached blocks, oldest first.
     order: Mutex<VecDeque<usize>>,
     /// Most blocks cached at once.
-    max: usize,
+    max: AtomicUsize,
 }
 
 impl BlockCache {
@@ -21,7 +23,25 @@ impl BlockCache {
         BlockCache {
             slots: (0..blocks).map(|_| RwLock::new(None)).collect(),
             order: Mutex::new(VecDeque::new()),
-            max: max.max(1),
+            max: AtomicUsize::new(max.max(1)),
+        }
+    }
+
+    /// Hold at most `max` blocks (at least one) from now on: the oldest beyond go now.
+    pub(crate) fn bound(&self, max: usize) {
+        let max = max.max(1);
+        self.max.store(max, Relaxed);
+        let mut order = self.order.lock().unwrap_or_else(|e| e.into_inner());
+        self.evict(&mut order, max);
+    }
+
+    /// Drop the oldest blocks of `order` until at most `max` are left.
+    fn evict(&self, order: &mut VecDeque<usize>, max: usize) {
+        while order.len() > max {
+            let Some(old) = order.pop_front() else {
+                break;
+            };
+            *self.slots[old].write().unwrap_or_else(|e| e.into_inner()) = None;
         }
     }
 
@@ -47,12 +67,7 @@ impl BlockCache {
             drop(guard);
             let mut order = self.order.lock().unwrap_or_else(|e| e.into_inner());
             order.push_back(k);
-            while order.len() > self.max {
-                let Some(old) = order.pop_front() else {
-                    break;
-                };
-                *self.slots[old].write().unwrap_or_else(|e| e.into_inner()) = None;
-            }
+            self.evict(&mut order, self.max.load(Relaxed));
         }
         Ok(v)
     }
@@ -95,6 +110,24 @@ mod tests {
         assert_eq!(get(3, 0), None, "no block 3");
         assert_eq!(get(1, 5), None, "no byte 5 in block 1");
         assert_eq!(decoded.get(), 3);
+    }
+
+    #[test]
+    fn a_lower_bound_drops_the_oldest_blocks_at_once() {
+        let cache = BlockCache::new(4, 4);
+        let get = |k: usize| {
+            cache
+                .byte(k, 0, || -> Result<Vec<u8>, ()> { Ok(vec![k as u8]) })
+                .expect("decoding cannot fail here")
+        };
+        for k in 0..4 {
+            assert_eq!(get(k), Some(k as u8));
+        }
+        cache.bound(1);
+        assert_eq!(cache.copy(2), None, "older blocks left the cache");
+        assert_eq!(cache.copy(3), Some(vec![3]), "the newest stays");
+        assert_eq!(get(0), Some(0));
+        assert_eq!(cache.copy(3), None, "one block at most from now on");
     }
 
     #[test]

@@ -87,7 +87,8 @@ pub struct Params {
     /// ([`crate::tablebase::verify::params::SUB_CACHE_BYTES`]).
     pub verify_sub_cache_bytes: f64,
     /// What `gen` holds of its sub-tables: the decoded blocks of the side each capture
-    /// leads to (half of a sub-table's positions, one byte each), at most this cache.
+    /// leads to (half of a sub-table's positions, one byte each), at most this cache (a
+    /// table with repetition-rule rounds empties it after round 0, before its rounds).
     pub sub_cache_bytes: f64,
     /// Generation CPU seconds per position under rule set 1, by shape.
     pub cpu_per_position: [f64; 3],
@@ -157,8 +158,13 @@ impl Params {
         // a lean rank after the rounds (2026-11-27, load 8 to 9): the KRNKR closure 75.5
         // MiB (1.17 besides the base), its peak in step 4 and the writing of its files;
         // the KRABKRA closure 137.6 MiB (1.2 besides the base and the full cache), its
-        // peak in the rule rounds.
-        bytes_per_position: [1.0, 1.2],
+        // peak in the rule rounds. With the sub-table cache emptied after round 0 and the
+        // rounds' won and lost bits only for the positions without a slot (2026-11-27, load
+        // 8 to 11): the KRABKRA closure 111.6 MiB, its rule rounds at 110.4 MiB (1.26
+        // besides the base, no cache), its start pass (the value bytes and the cache) just
+        // above: the peak is the larger of the rounds' and the compact layout's with the
+        // cache.
+        bytes_per_position: [1.0, 1.26],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
@@ -358,7 +364,6 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     let r = rules.code() as usize;
     // the generator's layout: wide only with repetition-rule rounds
     let layout = (rules == RuleSet::CheckChase && shape == Shape::TwoSided) as usize;
-    let state_bpp = p.bytes_per_position[layout].max(p.dtc_bytes_per_position[layout]);
     let s = shape.slot();
     let time_factor = match rules {
         RuleSet::CyclesDraw => p.rules_none_time_factor[s],
@@ -367,13 +372,21 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     let wall = |cpu: f64| p.seconds_per_process + cpu / p.busy_cores;
     let subs = (p.bytes_per_sub_position * sub).min(p.verify_sub_cache_bytes);
     let gen_subs = (0.5 * sub).min(p.sub_cache_bytes);
+    // the compact layout with the sub-table cache; the rule rounds after it without it;
+    // the DTC pass with its own cache
+    let compact = p.bytes_per_position[0] * pos + gen_subs;
+    let generation = match layout {
+        1 => compact.max(p.bytes_per_position[1] * pos),
+        _ => compact,
+    };
+    let state = generation.max(p.dtc_bytes_per_position[layout] * pos + gen_subs);
     Ok(TableCost {
         material: m,
         shape,
         deps,
         positions,
         sub_positions,
-        peak_bytes: (p.base_bytes + state_bpp * pos + gen_subs) as u64,
+        peak_bytes: (p.base_bytes + state) as u64,
         seconds: wall(time_factor * p.cpu_per_position[s] * pos),
         verify_seconds: wall(p.verify_cpu_per_position[s] * pos),
         verify_peak_bytes: (p.base_bytes + p.verify_bytes_per_position[r][s] * pos + subs) as u64,

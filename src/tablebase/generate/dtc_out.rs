@@ -130,7 +130,7 @@ pub fn generate_dtc_bytes(
     // the sub-tables are done with: their block cache goes before the table's files are
     // read again (else both would add up to the pass's peak)
     d.g.subs = Vec::new();
-    release_freed_memory();
+    super::heap::release_freed_memory();
     let n = index.size() as usize;
     let units = (2 * n).div_ceil(src.unit());
     let pb = Phase::begin(progress, &material.to_string(), "DTC bytes", units as u64);
@@ -172,14 +172,4 @@ pub fn generate_dtc_bytes(
     pb.end();
     let Dtc { dtc, .. } = d;
     Ok((StoredDtc { bytes: dtc, n }, longest))
-}
-
-/// Hand the heap's free memory back to the system: the sub-table cache's blocks are below
-/// the mmap threshold (see [`super::heap`]), so freeing them alone leaves them resident.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free heap memory to the system; it is thread-safe.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }

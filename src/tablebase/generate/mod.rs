@@ -34,8 +34,9 @@
 //! file after round 0 (its values when nothing is ruled), gives up its value bytes and
 //! holds the rounds sparse (see [`round_codes`]): for the positions open after round 0 (a
 //! quarter of KRNKR's, found by a rank over a bit per position, see [`slots`]) a code byte
-//! and a flag byte, for every other position a won and a lost bit, and two worklist bits
-//! per index. With a ruling the value bytes come back dense from the levels file, and the
+//! and a flag byte, for every other position a won and a lost bit (found by the same rank),
+//! and two worklist bits per index; the sub-table cache, which only the start pass probes,
+//! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a ruling the value bytes come back dense from the levels file, and the
 //! slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
 //! (its full code in a work file, see [`dtm_codes`]) when the rounds are at most 15 and no
 //! side has more than 61 moves, the drawn positions without a slot, the rank lean (see
@@ -142,7 +143,7 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
 /// (the compact layout, a bit per position for those open after round 0 and their codes,
 /// four bits each when packed, see [`dtm_codes`], a byte when a side may have more than 61
 /// moves) and the rounds' (the open bits, a code and a flag byte per open position, a won
-/// and a lost bit per position and two worklist bits per index), the open positions
+/// and a lost bit per other position and two worklist bits per index), the open positions
 /// estimated at half (KRNKR's are a quarter, KRABKRA's 42 %, a table nearly all drawn has
 /// up to all), and one capture-draw bit per position when the value byte has no room for
 /// it (see [`capdraw_in_value`]).
@@ -159,7 +160,8 @@ pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
         n
     };
     let dtm = compact + bits + codes;
-    let rounds = 4 * bits + 2 * n;
+    // open bits, worklist bits, and two bits for each of the other half
+    let rounds = 3 * bits + 2 * n;
     let capdraw = if capdraw_in_value(material) { 0 } else { bits };
     dtm.max(rounds) + capdraw
 }
@@ -623,6 +625,11 @@ pub fn generate_sparse(
         lap("round 0");
     }
 
+    if cycles {
+        // the start pass was the last to probe the sub-tables at random: their cache makes
+        // room for the rule rounds (see [`params::SUB_CACHE_KEPT_BYTES`])
+        g.bound_sub_caches(params::SUB_CACHE_KEPT_BYTES);
+    }
     let mut ruled = matches!(resumed, Some(Step::RulesDone | Step::Dtm { .. }));
     // round 0's levels, kept in a work file through the rule rounds: the table's values
     // when no position is ruled (else step 4 computes them all again)

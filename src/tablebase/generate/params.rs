@@ -31,6 +31,13 @@ pub(super) const REOPEN_BELOW: f64 = 0.004;
 /// whole (about 8 MB for the sides read).
 pub(super) const SUB_CACHE_BYTES: usize = 32 << 20;
 
+/// What the cache of sub-table blocks keeps once round 0 is done, in a table with
+/// repetition-rule rounds (the only one that probes its sub-tables at random, in its start
+/// pass): nothing probes them at random any more, and the rule rounds, the peak of
+/// KRABKRA's closure, need the room (the full cache is 0.43 bytes per position of KRABKRA).
+/// What is kept only spares step 4's level walk the decoding of the blocks it holds.
+pub(super) const SUB_CACHE_KEPT_BYTES: usize = 0;
+
 /// Allocations of at least this many bytes are mapped from the system on their own (and
 /// returned to it when freed) while tables are generated: see [`super::heap::settle_heap`].
 pub(super) const MMAP_THRESHOLD_BYTES: usize = 256 << 10;

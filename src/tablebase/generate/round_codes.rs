@@ -1,7 +1,9 @@
 //! The value bytes of a table with repetition-rule rounds while the rounds run (step 3),
 //! kept sparse: a code byte only for the positions open after round 0 (beside their flag
 //! bytes, found by the same rank, see [`super::slots`]), and two bits for every other
-//! position (won or lost in round 0; neither: an illegal placement). Only open positions
+//! position (won or lost in round 0; neither: an illegal placement), one pair after another
+//! in index order, found by the same rank too (a position's pair is the number of positions
+//! before it without a slot: its index less its slot's). Only open positions
 //! change in the rounds, and a decided position of round 0 is read only as lost or not, so
 //! [`RoundCodes`] shows the rounds the very codes a dense byte per position held (see
 //! [`super::code`]).
@@ -44,18 +46,42 @@ pub(super) struct RoundCodes<'a> {
 }
 
 impl<'a> RoundCodes<'a> {
-    /// The code of a position without a slot.
+    /// The code of a position without a slot (`i` its index).
     #[inline(always)]
     fn plain(&self, i: usize) -> u8 {
-        pair_code(self.s.plain.word(i >> 5) >> ((i & 31) * 2))
+        self.pair(i - self.s.slot(i))
+    }
+
+    /// The code of the position without a slot whose pair is number `p`.
+    #[inline(always)]
+    fn pair(&self, p: usize) -> u8 {
+        pair_code(self.s.plain.word(p >> 5) >> ((p & 31) * 2))
+    }
+
+    /// The pairs `p .. p + 8` (past the end: illegal placements), the first in the low bits.
+    #[inline(always)]
+    fn pairs(&self, p: usize) -> u64 {
+        let (w, off) = (p >> 5, (p & 31) * 2);
+        let words = self.s.plain.words();
+        let mut x = if w < words {
+            self.s.plain.word(w) >> off
+        } else {
+            0
+        };
+        if off > 48 && w + 1 < words {
+            x |= self.s.plain.word(w + 1) << (64 - off);
+        }
+        x
     }
 
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {
+        // one rank for both kinds of position
+        let k = self.s.slot(i);
         if self.s.has(i) {
-            self.s.codes.get(self.s.slot(i))
+            self.s.codes.get(k)
         } else {
-            self.plain(i)
+            self.pair(i - k)
         }
     }
 
@@ -63,11 +89,11 @@ impl<'a> RoundCodes<'a> {
     /// for both (the clean-up reads them together for every move).
     #[inline(always)]
     pub fn get_with_flags(&self, i: usize) -> (u8, u8) {
+        let k = self.s.slot(i);
         if self.s.has(i) {
-            let k = self.s.slot(i);
             (self.s.codes.get(k), self.s.bytes.get(k))
         } else {
-            (self.plain(i), 0)
+            (self.pair(i - k), 0)
         }
     }
 
@@ -76,13 +102,18 @@ impl<'a> RoundCodes<'a> {
     #[inline]
     pub fn word(&self, w: usize) -> u64 {
         let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
-        let two = (self.s.plain.word(w / 4) >> ((w % 4) * 16)) & 0xFFFF;
-        let mut x = self.open_codes(w, here);
-        for b in 0..8 {
-            if here >> b & 1 != 0 {
-                continue;
+        let k = self.s.slot(w * 8);
+        let mut x = self.open_codes_from(k, here);
+        if here != 0xFF {
+            // the pairs of the indices without a slot follow one another
+            let mut two = self.pairs(w * 8 - k);
+            for b in 0..8 {
+                if here >> b & 1 != 0 {
+                    continue;
+                }
+                x |= (pair_code(two) as u64) << (8 * b);
+                two >>= 2;
             }
-            x |= (pair_code(two >> (2 * b)) as u64) << (8 * b);
         }
         x
     }
@@ -103,9 +134,17 @@ impl<'a> RoundCodes<'a> {
     /// bytes; 0 elsewhere.
     #[inline(always)]
     fn open_codes(&self, w: usize, here: u64) -> u64 {
+        if here == 0 {
+            return 0;
+        }
+        self.open_codes_from(self.s.slot(w * 8), here)
+    }
+
+    /// [`RoundCodes::open_codes`] with the slot of the word's first index given (`k`).
+    #[inline(always)]
+    fn open_codes_from(&self, mut k: usize, here: u64) -> u64 {
         let mut x = 0u64;
         if here != 0 {
-            let mut k = self.s.slot(w * 8);
             let mut bits = here;
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
@@ -129,10 +168,11 @@ impl<'a> RoundCodes<'a> {
     /// (`f` must answer None for its code: it is decided).
     #[inline(always)]
     pub fn update(&self, i: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
+        let k = self.s.slot(i);
         if self.s.has(i) {
-            self.s.codes.update(self.s.slot(i), f)
+            self.s.codes.update(k, f)
         } else {
-            let c = self.plain(i);
+            let c = self.pair(i - k);
             debug_assert!(f(c).is_none(), "a decided position of round 0 stays");
             Err(c)
         }
@@ -189,8 +229,9 @@ impl Gen<'_> {
 
     /// After round 0 of a table with rule rounds, its levels saved in `levels`: the dense
     /// value bytes and high bits given up, then from the file, a side at a time, the open
-    /// bits, the won and lost bits of the others, and for every open position a code (its
-    /// counter: an open position's byte is the same in both layouts) and a flag byte.
+    /// bits, and (read again) for every open position a code (its counter: an open
+    /// position's byte is the same in both layouts) and a flag byte, the won and lost bits
+    /// of the others.
     pub(super) fn open_rounds(&mut self, levels: &LevelsFile) -> Result<(), TbError> {
         let n = self.size();
         let backing = self.val[0].backing();
@@ -205,34 +246,40 @@ impl Gen<'_> {
         for s in 0..2 {
             let from = s as u64 * (n as u64 + high_bytes);
             let slots = &mut self.aux[s];
-            slots.plain = Bits::with(&backing, 2 * n)?;
             r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
             for start in (0..n).step_by(CHUNK) {
                 let len = CHUNK.min(n - start);
                 r.read_exact(&mut buf[..len]).map_err(|e| io(&path, e))?;
                 for (j, &b) in buf[..len].iter().enumerate() {
-                    let i = start + j;
                     if b > compact::ILLEGAL {
-                        slots.open.set(i);
-                    } else if b == compact::ILLEGAL {
-                        // illegal: neither bit
-                    } else if code::is_win(compact::level_code(b)) {
-                        slots.plain.set(2 * i);
-                    } else {
-                        slots.plain.set(2 * i + 1);
+                        slots.open.set(start + j);
                     }
                 }
             }
             slots.allocate(&backing, 0xFF)?;
-            slots.codes = Bytes::with(&backing, slots.bytes.len(), code::ILLEGAL)?;
+            let open = slots.bytes.len();
+            slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
+            slots.plain = Bits::with(&backing, 2 * (n - open))?;
             r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
-            let mut k = 0;
+            // the next slot, the next pair
+            let (mut k, mut p) = (0, 0);
             for start in (0..n).step_by(CHUNK) {
                 let len = CHUNK.min(n - start);
                 r.read_exact(&mut buf[..len]).map_err(|e| io(&path, e))?;
-                for &b in buf[..len].iter().filter(|&&b| b > compact::ILLEGAL) {
-                    slots.codes.set(k, b);
-                    k += 1;
+                for &b in &buf[..len] {
+                    if b > compact::ILLEGAL {
+                        slots.codes.set(k, b);
+                        k += 1;
+                        continue;
+                    }
+                    if b == compact::ILLEGAL {
+                        // illegal: neither bit
+                    } else if code::is_win(compact::level_code(b)) {
+                        slots.plain.set(2 * p);
+                    } else {
+                        slots.plain.set(2 * p + 1);
+                    }
+                    p += 1;
                 }
             }
         }
@@ -254,22 +301,28 @@ impl Gen<'_> {
         let backing = self.val[0].backing();
         for s in 0..2 {
             let slots = &mut self.aux[s];
-            slots.codes = Bytes::with(&backing, slots.bytes.len(), code::ILLEGAL)?;
-            slots.plain = Bits::with(&backing, 2 * n)?;
+            let open = slots.bytes.len();
+            slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
+            slots.plain = Bits::with(&backing, 2 * (n - open))?;
             let (val, slots) = (&self.val[s], &self.aux[s]);
             (0..self.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let mut k = slots.slot(start);
+                // the next pair (the indices before without a slot)
+                let mut p = start - k;
                 for i in start..end {
                     let b = val.get(i);
                     if slots.has(i) {
                         slots.codes.set(k, b);
                         k += 1;
-                    } else if code::is_win(b) {
-                        slots.plain.set(2 * i);
-                    } else if code::is_loss(b) {
-                        slots.plain.set(2 * i + 1);
+                        continue;
                     }
+                    if code::is_win(b) {
+                        slots.plain.set(2 * p);
+                    } else if code::is_loss(b) {
+                        slots.plain.set(2 * p + 1);
+                    }
+                    p += 1;
                 }
             });
             self.val[s] = Bytes::new(0, 0);
@@ -417,15 +470,22 @@ mod tests {
             })
             .collect();
         let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
-        s.plain = Bits::heap(2 * n);
-        // the open positions and those decided in a round (order 3) have slots
+        // the open positions and those decided in a round (order 3) have slots, the others
+        // a pair each
+        let mut plain = Vec::new();
         for (i, &c) in dense.iter().enumerate() {
             if c & code::OPEN != 0 || code::order(c) > 0 {
                 s.open.set(i);
-            } else if code::is_win(c) {
-                s.plain.set(2 * i);
+            } else {
+                plain.push(c);
+            }
+        }
+        s.plain = Bits::heap(2 * plain.len());
+        for (p, &c) in plain.iter().enumerate() {
+            if code::is_win(c) {
+                s.plain.set(2 * p);
             } else if code::is_loss(c) {
-                s.plain.set(2 * i + 1);
+                s.plain.set(2 * p + 1);
             }
         }
         s.allocate(&Backing::Heap, 0xFF).expect("heap");
@@ -446,6 +506,10 @@ mod tests {
             assert_eq!(codes.word(w), want, "word {w}");
             assert_eq!(codes.open_word(w), want & 0x8080_8080_8080_8080);
         }
+        // the last word, past the end: illegal placements
+        let mut last = [code::ILLEGAL; 8];
+        last[..n % 8].copy_from_slice(&dense[n / 8 * 8..]);
+        assert_eq!(codes.word(n / 8), u64::from_le_bytes(last));
         let mut image = vec![0u8; 296];
         codes.read_range(0, &mut image);
         assert_eq!(image[..], dense[..296]);

@@ -36,9 +36,10 @@ pub(super) struct Slots {
     /// During the rule rounds: the codes of the open positions, in index order (see
     /// [`super::round_codes`]; else empty).
     pub(super) codes: Bytes,
-    /// During the rule rounds: two bits per index, bit `2 i` set when the position `i`
-    /// (without a byte) was won in round 0, bit `2 i + 1` when it was lost (one cache line
-    /// for both).
+    /// During the rule rounds: two bits for each index without a byte, in index order (the
+    /// pair of index `i` is number `i - slot(i)`, the same rank as the bytes'): bit `2 p`
+    /// of pair `p` set when its position was won in round 0, bit `2 p + 1` when it was lost
+    /// (one cache line for both).
     pub(super) plain: Bits,
     /// In step 4 with packed codes (see [`super::dtm_codes`]): where the full codes are,
     /// `bytes` holding their rule rounds four bits each (None: `bytes` holds the codes).

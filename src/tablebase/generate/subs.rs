@@ -399,6 +399,23 @@ impl Gen<'_> {
         self.emit_all(&mut preds, asymmetry(&pos) <= 4, y, (loss, c, stamp), mode);
     }
 
+    /// Bound the block caches of the sub-tables read from files to `bytes` together (shared
+    /// as [`subs_of`] shares [`SUB_CACHE_BYTES`]), the freed blocks handed back to the
+    /// system at once.
+    pub(super) fn bound_sub_caches(&self, bytes: usize) {
+        let files = self.subs.len().max(1);
+        let mut freed = false;
+        for sub in &self.subs {
+            if let Source::Files(f) = &sub.source {
+                f.cache.bound(bytes / files / f.block.max(1));
+                freed = true;
+            }
+        }
+        if freed {
+            super::heap::release_freed_memory();
+        }
+    }
+
     /// The deepest level a smaller table can trigger.
     pub(super) fn sub_max(&self) -> u8 {
         self.subs.iter().map(Sub::max_level).max().unwrap_or(0)
