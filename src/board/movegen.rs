@@ -390,6 +390,10 @@ impl Position {
             Targets::Captures => enemy,
             Targets::Quiets => !occ & FULL_MASK,
         };
+        debug_assert!(
+            in_check.is_none_or(|c| c == self.attacked_with(ksq, !us, occ, enemy)),
+            "the check told to the move generator is wrong"
+        );
         let in_check = in_check.unwrap_or_else(|| self.attacked_with(ksq, !us, occ, enemy));
         let (slow, danger, zone) = if in_check {
             (own, 0, CHECK_ZONE[ksq.index()])

@@ -36,8 +36,8 @@
 //! quarter of KRNKR's, found by a rank over a bit per position, see [`slots`]) a code byte
 //! and a flag byte, for every other position a won and a lost bit (found by the same rank),
 //! and two worklist bits per index; the sub-table cache, which only the start pass probes,
-//! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a ruling the value bytes come back dense from the levels file, and the
-//! slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
+//! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a
+//! ruling the value bytes come back dense from the levels file, and the slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
 //! (its full code in a work file, see [`dtm_codes`]) when the rounds are at most 15 and no
 //! side has more than 61 moves, the drawn positions without a slot, the rank lean (see
 //! [`slots`]); else the codes themselves. The table handed over keeps its verdicts for the
@@ -401,9 +401,10 @@ impl Gen<'_> {
     /// Step 1 for the indices `start..end`.
     fn init_chunk(&self, start: usize, end: usize) {
         let mut pieces = PieceList::new();
-        // one position and one capture list for the chunk, loaded in place
+        // one position and one move list for the chunk, loaded in place (the list holds
+        // what the capture-draw test reads: every legal move, or the captures alone)
         let mut pos = Position::unloaded();
-        let mut captures = MoveList::new();
+        let mut list = MoveList::new();
         for i in start..end {
             if !self.index.unrank_into(i as u64, &mut pieces) {
                 continue;
@@ -430,16 +431,16 @@ impl Gen<'_> {
                 // alone (the other moves are only counted)
                 let (n, moves) = match (self.rule_rounds, asym <= 4) {
                     (true, true) => {
-                        captures = pos.legal_moves();
+                        list = pos.legal_moves();
                         (
-                            self.distinct_children(&pos, &captures, |_, _| true),
-                            Some(&captures),
+                            self.distinct_children(&pos, &list, |_, _| true),
+                            Some(&list),
                         )
                     }
                     // one generation counts the moves and lists the captures
                     (true, false) => (
-                        pos.count_legal_with_captures(Some(attacked[s]), &mut captures),
-                        Some(&captures),
+                        pos.count_legal_with_captures(Some(attacked[s]), &mut list),
+                        Some(&list),
                     ),
                     (false, _) => (self.count_children(&pos, asym), None),
                 };
