@@ -100,7 +100,7 @@ const ZW: u8 = 64;
 const ZL: u8 = 128;
 const _: () = assert!(
     code::OPEN == 0x80,
-    "busy_bytes reads OPEN as each byte's high bit"
+    "the open words read OPEN as each byte's high bit"
 );
 const BASE: u8 = CHECK | CHASE | IN_CHECK | IN_CHASE;
 const WORK: u8 = CW | CL | ZW | ZL;
@@ -130,6 +130,30 @@ impl Gen<'_> {
         let pos = Position::from_pieces(&pieces, side).ok()?;
         let ctx = self.index.prepare_tail(&pieces);
         Some(Node { pos, pieces, ctx })
+    }
+
+    /// Position `i` with `side` to move, decoded into `slot` in place (its position, piece
+    /// list and context rewritten; a new node when the slot is empty); None, with the slot
+    /// emptied, for an undecodable index.
+    fn load_in<'a>(&self, slot: &'a mut Option<Node>, i: usize, side: Color) -> Option<&'a Node> {
+        let ok = match slot {
+            None => {
+                *slot = self.node(i, side);
+                slot.is_some()
+            }
+            Some(x) => {
+                self.index.unrank_into(i as u64, &mut x.pieces)
+                    && x.pos.load_pieces(&x.pieces, side).is_ok()
+                    && {
+                        x.ctx = self.index.prepare_tail(&x.pieces);
+                        true
+                    }
+            }
+        };
+        if !ok {
+            *slot = None;
+        }
+        slot.as_ref()
     }
 
     /// Position `i` with `side` to move, in `slot`: turned there by a null move when it
@@ -192,31 +216,24 @@ impl Gen<'_> {
         self.codes(side.index()).get(i) & code::OPEN != 0
     }
 
-    /// Word `w` of the table (indices `8w..8w+8`): the high bit of byte `b` is set when
-    /// index `8w + b` is open with a flag of `want` for either side to move.
-    fn busy_bytes(&self, w: usize, want: u8) -> u64 {
-        let n = self.size();
+    /// Indices `64 w .. 64 w + 64` of the table: bit `b` is set when index `64 w + b` is
+    /// open with a flag of `want` for either side to move. `next[s]` is the slot of index
+    /// `64 w` for side `s` (the first slot at or after it), advanced past the word: a scan
+    /// of consecutive words reads the open bits and the code and flag bytes in order, with
+    /// no rank.
+    #[inline(always)]
+    fn busy_bits(&self, w: usize, want: u8, next: &mut [usize; 2]) -> u64 {
         let mut busy = 0;
-        for s in 0..2 {
-            let mut open = self.codes(s).open_word(w);
-            if open == 0 {
-                continue;
-            }
-            // an open position was open after round 0: it has a slot; the slots of the
-            // word's indices follow the first one's
-            let slots = &self.aux[s];
-            let here = (slots.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
-            let first = slots.slot(w * 8);
-            while open != 0 {
-                let b = open.trailing_zeros() / 8;
-                open &= open - 1;
-                if w * 8 + b as usize >= n {
-                    break;
+        for (slots, k) in self.aux.iter().zip(next.iter_mut()) {
+            let mut bits = slots.open.word(w);
+            // only a position with a slot can be open: it is while its code says so
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                if slots.codes.get(*k) & code::OPEN != 0 && slots.bytes.get(*k) & want != 0 {
+                    busy |= 1 << b;
                 }
-                let k = first + (here & ((1 << b) - 1)).count_ones() as usize;
-                if slots.bytes.get(k) & want != 0 {
-                    busy |= 0x80 << (8 * b);
-                }
+                *k += 1;
             }
         }
         busy

@@ -2,12 +2,17 @@
 //! the open positions and then by worklist sweeps over what the last changes affect; the
 //! finer passes for positions that carry both sides of a flag pair.
 //!
-//! A full sweep reads the value and flag bytes eight positions at a time
-//! ([`Gen::busy_bytes`]) and visits only the indices where some side to move is open with a
-//! flag of the sweep's kind. This selects the same visits as testing each index when it is
-//! reached: a sweep never opens a position and never adds a flag, a visit changes only its
-//! own index's flags, and the words of a chunk belong to one thread, so the bytes of an
+//! A full sweep reads the open bits and the code and flag bytes of 64 positions at a time
+//! ([`Gen::busy_bits`], the bytes in slot order with a running slot, no rank per word) and
+//! visits only the indices where some side to move is open with a flag of the sweep's kind.
+//! This selects the same visits as testing each index when it is reached: a sweep never
+//! opens a position and never adds a flag, a visit changes only its own index's flags, and
+//! the words of a chunk (a multiple of 64 indices) belong to one thread, so the bytes of an
 //! index are the same when its word is read and when it is visited.
+//!
+//! A visit decodes its placement in place into one node per thread ([`Gen::load_in`]:
+//! the piece list, the position and the ranking context rewritten, no node built and moved
+//! per visit), once for both sides to move.
 
 use super::{Node, CL, CW, ZL, ZW};
 use crate::board::Color;
@@ -17,6 +22,11 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
+
+const _: () = assert!(
+    CHUNK.is_multiple_of(64),
+    "a full sweep's chunks are whole words of 64 indices"
+);
 
 /// The strength of a clean-up pass: how much of the chase analysis it applies (see the
 /// module documentation). A weaker first strength, in which an escape into a chaser's
@@ -87,9 +97,9 @@ impl Gen<'_> {
         let n = self.size();
         let changes = AtomicU64::new(0);
         let want = if lose { CL | ZL } else { CW | ZW };
-        let visit = |i: usize| {
-            // the placement is decoded once for both sides to move
-            let mut prev: Option<Node> = None;
+        let visit = |i: usize, scratch: &mut Option<Node>| {
+            // the placement is decoded once for both sides to move, in place
+            let mut here = false;
             for side in Color::ALL {
                 let Some((k, v)) = self.open_slot(side, i) else {
                     continue;
@@ -99,9 +109,18 @@ impl Gen<'_> {
                 if f & want == 0 {
                     continue;
                 }
-                let Some(x) = self.node_in(&mut prev, i, side) else {
+                let x = if here {
+                    scratch.as_mut().map(|x| {
+                        x.pos.play_null();
+                        &*x
+                    })
+                } else {
+                    self.load_in(scratch, i, side)
+                };
+                let Some(x) = x else {
                     continue;
                 };
+                here = true;
                 let cd = self.capture_draw_in(side, i, v);
                 let g = if lose {
                     self.remove_lose(x, f, cd, pass)
@@ -128,30 +147,36 @@ impl Gen<'_> {
         };
         match scope {
             Scope::All(..) => (0..self.chunks()).into_par_iter().for_each(|c| {
-                // eight positions per word: only those open with a flag of this kind
-                for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
-                    let mut bytes = self.busy_bytes(w, want);
-                    while bytes != 0 {
-                        let i = w * 8 + (bytes.trailing_zeros() / 8) as usize;
-                        bytes &= bytes - 1;
+                let mut scratch = None;
+                // 64 positions per word: only those open with a flag of this kind
+                let start = c * CHUNK;
+                let mut next = [self.aux[0].slot(start), self.aux[1].slot(start)];
+                for w in start / 64..((c + 1) * CHUNK).min(n).div_ceil(64) {
+                    let mut bits = self.busy_bits(w, want, &mut next);
+                    while bits != 0 {
+                        let i = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
                         if i < n {
-                            visit(i);
+                            visit(i, &mut scratch);
                         }
                     }
                 }
             }),
             Scope::Marked(d) => {
                 let todo = if lose { &d.lose } else { &d.win };
-                (0..todo.words()).into_par_iter().for_each(|w| {
-                    let mut bits = todo.take(w);
-                    while bits != 0 {
-                        let i = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if i < n {
-                            visit(i);
+                (0..todo.words()).into_par_iter().for_each_init(
+                    || None,
+                    |scratch, w| {
+                        let mut bits = todo.take(w);
+                        while bits != 0 {
+                            let i = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if i < n {
+                                visit(i, scratch);
+                            }
                         }
-                    }
-                });
+                    },
+                );
             }
         }
         changes.into_inner()
