@@ -7,6 +7,8 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
+mod stream;
+
 use super::generate::SparseVerdicts;
 pub use super::header::{
     Header, HEADER_SIZE, INDEX_SCHEME, MAX_BLOCK_SIZE, OLDEST_VERSION, VERSION,
@@ -16,11 +18,12 @@ use super::table::Table;
 use super::values::{wdl_of, Verdict, Wdl, DRAW, ILLEGAL, MAX_DTM};
 use super::workfile::Buf;
 use crate::index::Material;
-use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
 use std::fs;
-use std::io::{Seek, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+pub(super) use stream::counts_and_max;
+use stream::{compress_block, finish_file, write_streamed};
 
 /// What a file stores.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -204,8 +207,9 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
     }
 }
 
-/// Blocks compressed at once by a streamed write (see [`write_file`]): the compressed
-/// blocks held in memory are at most this many (with two workers, 16 keep both busy).
+/// Blocks compressed at once by a batched write (see [`write_content`]), and how far a
+/// thread of a streamed write may run ahead of the block written last (see
+/// [`write_streamed`]): the compressed blocks held in memory are at most this many.
 const WRITE_BATCH_BLOCKS: usize = 16;
 
 thread_local! {
@@ -239,19 +243,7 @@ fn compress_blocks(
     if dict.is_none() {
         return blocks
             .into_par_iter()
-            .map(|k| {
-                let raw = block_content(src, k * block..((k + 1) * block).min(total))?;
-                CTX.with(|cell| {
-                    let mut slot = cell.borrow_mut();
-                    if slot.as_ref().is_none_or(|(l, _)| *l != level) {
-                        let mut c = zstd::bulk::Compressor::new(level)?;
-                        c.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
-                        *slot = Some((level, c));
-                    }
-                    let (_, c) = slot.as_mut().expect("set just above");
-                    c.compress(&raw)
-                })
-            })
+            .map(|k| compress_block(src, block, level, k))
             .collect();
     }
     let prepared = dict.map(|d| zstd::dict::EncoderDictionary::copy(d, level));
@@ -292,15 +284,40 @@ pub fn temp_path(path: &Path) -> PathBuf {
 /// removed on any error).
 pub fn write_files(dir: &Path, table: &Table) -> Result<Written, FileError> {
     let mut written = Written::default();
-    let mut pending = Vec::new();
-    for metric in [Metric::Wdl, Metric::Dtm] {
-        if let Err(e) = write_file(dir, table, None, metric, &mut written, &mut pending) {
-            discard(&pending);
-            return Err(e);
-        }
-    }
+    let pending = write_both(dir, table, None, &mut written)?;
     commit_pending(dir, pending)?;
     Ok(written)
+}
+
+/// Write the WDL and DTM files of `table` (the WDL verdicts of the positions open after
+/// round 0 from `sparse` when given) under temporary names, both at once: their blocks are
+/// one stream of jobs for every worker (see [`write_streamed`]). The temporary files are
+/// returned for [`commit_pending`], or removed on an error.
+fn write_both(
+    dir: &Path,
+    table: &Table,
+    sparse: Option<&SparseVerdicts>,
+    written: &mut Written,
+) -> Result<Vec<super::commit::Pending>, FileError> {
+    let (counts, max_dtm) = counts_and_max(&table.values);
+    let wdl = |range| encode_range(table, sparse, Metric::Wdl, range);
+    let dtm = |range| encode_range(table, None, Metric::Dtm, range);
+    let files =
+        [(Metric::Wdl, &wdl as Encode<'_>), (Metric::Dtm, &dtm)].map(|(metric, bytes)| Content {
+            material: table.material,
+            rules: table.rules,
+            metric,
+            positions: table.values[0].len() as u64,
+            counts,
+            max_dtm,
+            bytes,
+        });
+    let mut pending = Vec::new();
+    if let Err(e) = write_streamed(dir, &files, written, &mut pending) {
+        discard(&pending);
+        return Err(e);
+    }
+    Ok(pending)
 }
 
 /// Commit the temporary files of one table (WDL last); on an error they are removed.
@@ -342,7 +359,6 @@ pub fn write_files_sparse(
     sparse: Option<SparseVerdicts>,
 ) -> Result<Written, FileError> {
     let mut written = Written::default();
-    let mut pending = Vec::new();
     let mut sparse = sparse;
     if let Some(sp) = &mut sparse {
         // the verdicts wait in a work file while the values are compressed
@@ -352,20 +368,20 @@ pub fn write_files_sparse(
             source,
         })?;
     }
-    write_file(
-        dir,
-        table,
-        sparse.as_ref(),
-        Metric::Wdl,
-        &mut written,
-        &mut pending,
-    )?;
-    table.verdicts = None;
+    let pending = if table.verdicts.is_some() {
+        // verdicts held whole: dropped before the DTM file is compressed
+        let mut pending = Vec::new();
+        write_file(dir, table, None, Metric::Wdl, &mut written, &mut pending)?;
+        table.verdicts = None;
+        if let Err(e) = write_file(dir, table, None, Metric::Dtm, &mut written, &mut pending) {
+            discard(&pending);
+            return Err(e);
+        }
+        pending
+    } else {
+        write_both(dir, table, sparse.as_ref(), &mut written)?
+    };
     drop(sparse);
-    if let Err(e) = write_file(dir, table, None, Metric::Dtm, &mut written, &mut pending) {
-        discard(&pending);
-        return Err(e);
-    }
     commit_pending(dir, pending)?;
     Ok(written)
 }
@@ -546,17 +562,7 @@ fn write_content(
             }
         }
         offsets.extend_from_slice(&off.to_le_bytes());
-        let mut hb = header.encode();
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&hb[..136]);
-        crc.update(&offsets);
-        crc.update(&dict);
-        LE::write_u32(&mut hb[136..140], crc.finalize());
-        let mut f = f.into_inner().map_err(|e| e.into_error())?;
-        f.seek(std::io::SeekFrom::Start(0))?;
-        f.write_all(&hb)?;
-        f.write_all(&offsets)?;
-        f.sync_all()?;
+        finish_file(f, &header, &offsets, &dict)?;
         Ok(off)
     };
     let written_data = write();

@@ -256,7 +256,7 @@ pub fn summarize(
         material: t.material,
         skipped,
         positions: t.positions(),
-        counts: outcome_counts(&t.values),
+        counts: super::file::counts_and_max(&t.values).0,
         longest,
         seconds,
         peak_rss: peak_rss(),
