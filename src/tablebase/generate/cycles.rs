@@ -214,7 +214,7 @@ impl Gen<'_> {
                     break;
                 }
                 let k = first + (here & ((1 << b) - 1)).count_ones() as usize;
-                if slots.bytes.get(k) & want != 0 {
+                if slots.flag_at(k) & want != 0 {
                     busy |= 0x80 << (8 * b);
                 }
             }
@@ -442,7 +442,7 @@ impl Gen<'_> {
 /// Returns true when a position was ruled (then the distances to mate must be computed
 /// again).
 pub(super) fn run(
-    g: &Gen<'_>,
+    g: &mut Gen<'_>,
     progress: &dyn Progress,
     from: Option<(u8, [bool; 2], bool)>,
 ) -> Result<bool, TbError> {
@@ -456,6 +456,8 @@ pub(super) fn run(
     let t = std::time::Instant::now();
     if from.is_none() {
         g.mark();
+        // most open positions get no flag: only the others keep a byte
+        g.sparse_flags()?;
     }
     if super::phases() {
         eprintln!(
