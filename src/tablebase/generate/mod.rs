@@ -69,6 +69,7 @@ mod params;
 mod resume;
 mod retro;
 mod round_codes;
+mod slot_flags;
 mod slots;
 mod sparse_verdicts;
 mod subs;

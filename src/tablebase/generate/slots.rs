@@ -18,11 +18,12 @@
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
+pub(super) use super::slot_flags::Flags;
 use super::Gen;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Words of bits per rank count.
@@ -50,26 +51,9 @@ pub(super) struct Slots {
     /// `bytes` holding their rule rounds four bits each (None: `bytes` holds the codes).
     pub(super) packed: Option<super::dtm_codes::Packed>,
     /// Where the rule rounds' flag bytes are (see [`Flags`]).
-    flags: Flags,
+    pub(super) flags: Flags,
     /// Number of set bits (as of the last ranking).
-    total: usize,
-}
-
-/// Where the flag byte of an open position is during the rule rounds (see
-/// [`super::cycles`]), by its slot `k`. Nearly half of a drawish table's open positions
-/// get no flag at all (KCABKCA: 57 % of them), and those never get one later: the flags of
-/// a round are reset from the base flags the marks set once, and the clean-up only clears
-/// them.
-pub(super) enum Flags {
-    /// A byte per slot in [`Slots::bytes`] (also every use of the slots but the rounds').
-    Dense,
-    /// While the marks are set: their four base bits per slot, two slots a byte (the low
-    /// nibble the even slot's).
-    Nibbles(Bytes),
-    /// From the marks on: a byte only for the slots whose flags are not 0, found by a rank
-    /// over a bit per slot (nested slots over the slot numbers); every other slot's flags
-    /// are 0.
-    Sparse(Box<Slots>),
+    pub(super) total: usize,
 }
 
 impl Slots {
@@ -207,190 +191,6 @@ impl Slots {
     #[inline(always)]
     pub fn update(&self, i: usize, f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
         self.update_flag_at(self.slot(i), f)
-    }
-
-    /// The byte of slot `k` (in the rule rounds: its flags, wherever [`Flags`] has them).
-    #[inline(always)]
-    pub fn flag_at(&self, k: usize) -> u8 {
-        match &self.flags {
-            Flags::Dense => self.bytes.get(k),
-            Flags::Nibbles(b) => (b.get(k >> 1) >> ((k & 1) * 4)) & 15,
-            Flags::Sparse(f) => {
-                if f.has(k) {
-                    f.bytes.get(f.slot(k))
-                } else {
-                    0
-                }
-            }
-        }
-    }
-
-    /// Set the byte of slot `k` (see [`Slots::flag_at`]). Sparse flags stay 0 where they
-    /// are: writes of another value there are dropped (the only one, 0xFF on the positions
-    /// left drawn when the rounds end, is read by nothing).
-    #[inline(always)]
-    pub fn set_flag_at(&self, k: usize, v: u8) {
-        match &self.flags {
-            Flags::Dense => self.bytes.set(k, v),
-            Flags::Sparse(f) if !f.has(k) => {}
-            _ => {
-                let _ = self.update_flag_at(k, |_| Some(v));
-            }
-        }
-    }
-
-    /// [`Bytes::update`] on the byte of slot `k` (see [`Slots::flag_at`]); a slot without
-    /// a sparse flag byte is never replaced (`f` must answer None for 0 there).
-    #[inline(always)]
-    pub fn update_flag_at(&self, k: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
-        match &self.flags {
-            Flags::Dense => self.bytes.update(k, f),
-            Flags::Nibbles(b) => {
-                let shift = (k & 1) * 4;
-                b.update(k >> 1, |x| {
-                    f((x >> shift) & 15).map(|v| {
-                        debug_assert!(v < 16, "the marks set base flags only");
-                        (x & !(15 << shift)) | (v << shift)
-                    })
-                })
-                .map(|x| (x >> shift) & 15)
-                .map_err(|x| (x >> shift) & 15)
-            }
-            Flags::Sparse(s) => {
-                if s.has(k) {
-                    s.bytes.update(s.slot(k), f)
-                } else {
-                    debug_assert!(f(0).is_none(), "a position without flags gets none");
-                    Err(0)
-                }
-            }
-        }
-    }
-
-    /// The flags of the rule rounds four bits a slot, all 0, for the marks (the byte per
-    /// slot given up).
-    pub fn nibble_flags(&mut self, backing: &Backing) -> Result<(), TbError> {
-        self.bytes = Bytes::new(0, 0);
-        self.flags = Flags::Nibbles(Bytes::with(backing, self.total.div_ceil(2), 0)?);
-        Ok(())
-    }
-
-    /// The marks' nibbles (see [`Flags::Nibbles`]), taken (the slots' flags are a byte
-    /// each from then on, none allocated); None when the flags are not nibbles.
-    pub fn take_nibbles(&mut self) -> Option<Bytes> {
-        match std::mem::replace(&mut self.flags, Flags::Dense) {
-            Flags::Nibbles(b) => Some(b),
-            other => {
-                self.flags = other;
-                None
-            }
-        }
-    }
-
-    /// The flags of the rule rounds kept for the slots whose flags are not 0 only (see
-    /// [`Flags::Sparse`]), from the marks' nibbles (see [`Slots::take_nibbles`]) saved in
-    /// `file` from `offset` on (`path` its name, for errors): read twice, for the bits of
-    /// the slots with flags, then for their bytes, so that the nibbles are never held
-    /// beside the bytes.
-    pub fn sparse_from_nibbles(
-        &mut self,
-        backing: &Backing,
-        file: &std::fs::File,
-        offset: u64,
-        path: &Path,
-    ) -> Result<(), TbError> {
-        let io = |e: std::io::Error| TbError::Io {
-            path: path.display().to_string(),
-            source: e,
-        };
-        let count = self.total;
-        let len = count.div_ceil(2);
-        let mut inner = Slots::empty(backing, count, true)?;
-        let mut buf = vec![0u8; CHUNK];
-        for pass in 0..2 {
-            let mut r = file;
-            r.seek(SeekFrom::Start(offset)).map_err(io)?;
-            // the next slot, the next flag byte
-            let (mut k, mut at) = (0, 0);
-            for start in (0..len).step_by(CHUNK) {
-                let l = CHUNK.min(len - start);
-                r.read_exact(&mut buf[..l]).map_err(io)?;
-                for &b in &buf[..l] {
-                    for f in [b & 15, b >> 4] {
-                        if f != 0 && k < count {
-                            if pass == 0 {
-                                inner.open.set(k);
-                            } else {
-                                inner.bytes.set(at, f);
-                                at += 1;
-                            }
-                        }
-                        k += 1;
-                    }
-                }
-            }
-            if pass == 0 {
-                // lean: a flag's slot is ranked where the bits' cache line is read anyway
-                inner.allocate_lean(backing, 0)?;
-            }
-        }
-        self.bytes = Bytes::new(0, 0);
-        self.flags = Flags::Sparse(Box::new(inner));
-        Ok(())
-    }
-
-    /// [`Slots::sparse_from_nibbles`] from the flags in memory (a byte per slot restored
-    /// from a checkpoint, or nibbles).
-    pub fn sparse_flags(&mut self, backing: &Backing) -> Result<(), TbError> {
-        if matches!(self.flags, Flags::Sparse(_)) {
-            return Ok(());
-        }
-        let count = self.total;
-        let mut inner = Slots::empty(backing, count, true)?;
-        for k in 0..count {
-            if self.flag_at(k) != 0 {
-                inner.open.set(k);
-            }
-        }
-        inner.allocate_lean(backing, 0)?;
-        let mut r = 0;
-        for k in 0..count {
-            let f = self.flag_at(k);
-            if f != 0 {
-                inner.bytes.set(r, f);
-                r += 1;
-            }
-        }
-        self.bytes = Bytes::new(0, 0);
-        self.flags = Flags::Sparse(Box::new(inner));
-        Ok(())
-    }
-
-    /// The rounds' flags given up: [`Slots::bytes`] holds a byte per slot again (when
-    /// allocated).
-    pub fn dense_flags(&mut self) {
-        self.flags = Flags::Dense;
-    }
-
-    /// True when the flags are sparse (see [`Flags::Sparse`]).
-    pub fn has_sparse_flags(&self) -> bool {
-        matches!(self.flags, Flags::Sparse(_))
-    }
-
-    /// Number of slots whose flags have a byte (every slot's but with sparse flags).
-    pub fn flag_bytes(&self) -> usize {
-        match &self.flags {
-            Flags::Sparse(f) => f.count(),
-            _ => self.total,
-        }
-    }
-
-    /// Flag bytes `start..start + out.len()` of the slots (`start` a multiple of 8), seen
-    /// as a byte per slot (for a checkpoint).
-    pub fn read_flags(&self, start: usize, out: &mut [u8]) {
-        for (j, b) in out.iter_mut().enumerate() {
-            *b = self.flag_at(start + j);
-        }
     }
 
     /// Call `f(i, byte)` for every index in `start..end` that has a byte.
