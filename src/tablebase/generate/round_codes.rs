@@ -85,13 +85,20 @@ impl<'a> RoundCodes<'a> {
         }
     }
 
-    /// The code of position `i` and, when it has a slot, its flag byte (else 0): one rank
-    /// for both (the clean-up reads them together for every move).
+    /// The code of position `i` and, when it is open, its flags (else 0): one rank for
+    /// both (the clean-up reads them together for every move; the flags of a decided
+    /// position are not looked up).
     #[inline(always)]
     pub fn get_with_flags(&self, i: usize) -> (u8, u8) {
         let k = self.s.slot(i);
         if self.s.has(i) {
-            (self.s.codes.get(k), self.s.flag_at(k))
+            let c = self.s.codes.get(k);
+            let f = if c & code::OPEN != 0 {
+                self.s.flag_at(k)
+            } else {
+                0
+            };
+            (c, f)
         } else {
             (self.pair(i - k), 0)
         }

@@ -149,8 +149,9 @@ impl Slots {
                 }
             }
             if pass == 0 {
-                // lean: a flag's slot is ranked where the bits' cache line is read anyway
-                inner.allocate_lean(backing, 0)?;
+                // the full rank: the clean-up looks a flag up for every move (lean, its
+                // rounds took 40 % more CPU for 1.8 MB less in KCABKCA)
+                inner.allocate(backing, 0)?;
             }
         }
         self.bytes = Bytes::new(0, 0);
@@ -171,7 +172,7 @@ impl Slots {
                 inner.open.set(k);
             }
         }
-        inner.allocate_lean(backing, 0)?;
+        inner.allocate(backing, 0)?;
         let mut r = 0;
         for k in 0..count {
             let f = self.flag_at(k);

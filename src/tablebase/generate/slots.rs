@@ -13,7 +13,7 @@
 //!
 //! In the rule rounds the flag bytes are sparse again ([`Flags`]): the marks set their base
 //! flags four bits a slot, and from then on only the slots whose flags are not 0 keep a
-//! byte, found by a lean rank over a bit per slot (KCABKCA: 43 % of its open positions;
+//! byte, found by a rank over a bit per slot (KCABKCA: 43 % of its open positions;
 //! a bit and 0.43 bytes per open position instead of a byte).
 
 use super::bytes::{Bits, Bytes};
@@ -125,7 +125,6 @@ impl Slots {
     }
 
     /// Rank the bits and give every set one a byte of value `fill`.
-    #[cfg(test)]
     pub fn allocate(&mut self, backing: &Backing, fill: u8) -> Result<(), TbError> {
         let count = self.index_bits();
         self.bytes = Bytes::with(backing, count, fill)?;
