@@ -230,7 +230,7 @@ impl Gen<'_> {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                if slots.codes.get(*k) & code::OPEN != 0 && slots.bytes.get(*k) & want != 0 {
+                if slots.codes.get(*k) & code::OPEN != 0 && slots.flag_at(*k) & want != 0 {
                     busy |= 1 << b;
                 }
                 *k += 1;
@@ -459,7 +459,7 @@ impl Gen<'_> {
 /// Returns true when a position was ruled (then the distances to mate must be computed
 /// again).
 pub(super) fn run(
-    g: &Gen<'_>,
+    g: &mut Gen<'_>,
     progress: &dyn Progress,
     from: Option<(u8, [bool; 2], bool)>,
 ) -> Result<bool, TbError> {
@@ -473,6 +473,8 @@ pub(super) fn run(
     let t = std::time::Instant::now();
     if from.is_none() {
         g.mark();
+        // most open positions get no flag: only the others keep a byte
+        g.sparse_flags()?;
     }
     if super::phases() {
         eprintln!(

@@ -33,8 +33,10 @@
 //! see [`compact`]). A table with rule rounds (step 3) writes round 0's levels to a work
 //! file after round 0 (its values when nothing is ruled), gives up its value bytes and
 //! holds the rounds sparse (see [`round_codes`]): for the positions open after round 0 (a
-//! quarter of KRNKR's, found by a rank over a bit per position, see [`slots`]) a code byte
-//! and a flag byte, for every other position a won and a lost bit (found by the same rank),
+//! quarter of KRNKR's, 73 % of KCABKCA's, found by a rank over a bit per position, see
+//! [`slots`]) a code byte and, once the marks are set (four bits each while they are), a
+//! flag bit and a flag byte only for those with flags (43 % of KCABKCA's, see
+//! [`slots::Flags`]), for every other position a won and a lost bit (found by the same rank),
 //! and two worklist bits per index; the sub-table cache, which only the start pass probes,
 //! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a
 //! ruling the value bytes come back dense from the levels file, and the slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
@@ -67,6 +69,7 @@ mod params;
 mod resume;
 mod retro;
 mod round_codes;
+mod slot_flags;
 mod slots;
 mod sparse_verdicts;
 mod subs;
@@ -142,10 +145,11 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
 /// with repetition-rule rounds (rule set 1, both sides attacking) the larger of step 4's
 /// (the compact layout, a bit per position for those open after round 0 and their codes,
 /// four bits each when packed, see [`dtm_codes`], a byte when a side may have more than 61
-/// moves) and the rounds' (the open bits, a code and a flag byte per open position, a won
-/// and a lost bit per other position and two worklist bits per index), the open positions
-/// estimated at half (KRNKR's are a quarter, KRABKRA's 42 %, a table nearly all drawn has
-/// up to all), and one capture-draw bit per position when the value byte has no room for
+/// moves) and the rounds' (the open bits, a code byte and a flag bit per open position, a
+/// flag byte per open position with flags, a won and a lost bit per other position and two
+/// worklist bits per index), the open positions estimated at half (KRNKR's are a quarter,
+/// KRABKRA's 42 %, KCABKCA's 73 %, a table nearly all drawn has up to all) and half of them
+/// with flags (KCABKCA's 43 %), and one capture-draw bit per position when the value byte has no room for
 /// it (see [`capdraw_in_value`]).
 pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     let bits = 2 * n.div_ceil(64) * 8;
@@ -160,8 +164,9 @@ pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
         n
     };
     let dtm = compact + bits + codes;
-    // open bits, worklist bits, and two bits for each of the other half
-    let rounds = 3 * bits + 2 * n;
+    // open bits, worklist bits, two bits for each of the other half, and for the open half
+    // a code byte, a flag bit and for half of them a flag byte
+    let rounds = 3 * bits + n + n / 8 + n / 2;
     let capdraw = if capdraw_in_value(material) { 0 } else { bits };
     dtm.max(rounds) + capdraw
 }
@@ -645,7 +650,7 @@ pub fn generate_sparse(
             // a checkpoint holds the rounds' codes dense
             g.go_sparse()?;
         }
-        ruled = cycles::run(&g, opts.progress, from)?;
+        ruled = cycles::run(&mut g, opts.progress, from)?;
         lap("rules");
         if ruled {
             g.close_rounds(levels.as_ref(), &codes_path)?;

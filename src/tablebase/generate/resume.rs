@@ -22,6 +22,7 @@
 use super::bytes::{Bits, Bytes};
 use super::dtm_codes::Packed;
 use super::round_codes::RoundCodes;
+use super::slots::Slots;
 use super::Gen;
 use crate::board::rules::RuleSet;
 use crate::index::Material;
@@ -128,6 +129,9 @@ enum Array<'a> {
     Bits(&'a Bits),
     /// Bytes whose number the saved state decides (see [`State::resize`]).
     Sized(&'a SizedBytes),
+    /// One side's flags in the rule rounds, kept sparse and seen as a byte per slot (see
+    /// [`super::slots::Flags`]): only saved (a restored state holds them dense).
+    Flags(&'a Slots),
     /// One side's codes in step 4's work file while its slots hold them packed (see
     /// [`super::dtm_codes`]): only saved (a restored state holds them in its slots).
     Work(&'a Packed),
@@ -179,6 +183,7 @@ impl State<'_> {
             Array::Bits(b) => b.words() * 8,
             Array::Sized(b) => b.lock().len(),
             Array::Work(p) => p.count,
+            Array::Flags(s) => s.count(),
         }
     }
 
@@ -210,6 +215,7 @@ impl State<'_> {
             Array::Bits(b) => b.read_range(start, out),
             Array::Sized(b) => b.lock().read_range(start, out),
             Array::Work(p) => return p.file.read_at(out, p.offset + start as u64),
+            Array::Flags(s) => s.read_flags(start, out),
         }
         Ok(())
     }
@@ -218,7 +224,7 @@ impl State<'_> {
     pub fn write(&self, k: usize, start: usize, data: &[u8]) {
         match self.arrays[k] {
             Array::Bytes(b) => b.write_range(start, data),
-            Array::Codes(..) | Array::Work(_) => {
+            Array::Codes(..) | Array::Work(_) | Array::Flags(_) => {
                 unreachable!("a checkpoint is restored into a dense state")
             }
             Array::Bits(b) => b.write_range(start, data),
@@ -294,6 +300,7 @@ impl Gen<'_> {
                     for slots in &self.aux {
                         arrays.push(match &slots.packed {
                             Some(p) => Array::Work(p),
+                            None if slots.has_sparse_flags() => Array::Flags(slots),
                             None => Array::Bytes(&slots.bytes),
                         });
                     }

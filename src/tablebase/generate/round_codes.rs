@@ -1,10 +1,10 @@
 //! The value bytes of a table with repetition-rule rounds while the rounds run (step 3),
-//! kept sparse: a code byte only for the positions open after round 0 (beside their flag
-//! bytes, found by the same rank, see [`super::slots`]), and two bits for every other
-//! position (won or lost in round 0; neither: an illegal placement), one pair after another
-//! in index order, found by the same rank too (a position's pair is the number of positions
-//! before it without a slot: its index less its slot's). Only open positions
-//! change in the rounds, and a decided position of round 0 is read only as lost or not, so
+//! kept sparse: a code byte only for the positions open after round 0 (beside their flags,
+//! found by the same rank, see [`super::slots`] and [`super::slots::Flags`]), and two bits
+//! for every other position (won or lost in round 0; neither: an illegal placement), one
+//! pair after another in index order, found by the same rank too (a position's pair is the
+//! number of positions before it without a slot: its index less its slot's). Only open
+//! positions change in the rounds, and a decided position of round 0 is read only as lost or not, so
 //! [`RoundCodes`] shows the rounds the very codes a dense byte per position held (see
 //! [`super::code`]).
 //!
@@ -17,12 +17,12 @@
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
-use super::slots::{LevelsFile, Slots};
+use super::slots::{work_path, LevelsFile, Slots};
 use super::{code, compact, Gen};
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
 use rayon::prelude::*;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 
 /// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
 /// illegal placement).
@@ -85,13 +85,20 @@ impl<'a> RoundCodes<'a> {
         }
     }
 
-    /// The code of position `i` and, when it has a slot, its flag byte (else 0): one rank
-    /// for both (the clean-up reads them together for every move).
+    /// The code of position `i` and, when it is open, its flags (else 0): one rank for
+    /// both (the clean-up reads them together for every move; the flags of a decided
+    /// position are not looked up).
     #[inline(always)]
     pub fn get_with_flags(&self, i: usize) -> (u8, u8) {
         let k = self.s.slot(i);
         if self.s.has(i) {
-            (self.s.codes.get(k), self.s.bytes.get(k))
+            let c = self.s.codes.get(k);
+            let f = if c & code::OPEN != 0 {
+                self.s.flag_at(k)
+            } else {
+                0
+            };
+            (c, f)
         } else {
             (self.pair(i - k), 0)
         }
@@ -256,8 +263,9 @@ impl Gen<'_> {
                     }
                 }
             }
-            slots.allocate(&backing, 0xFF)?;
-            let open = slots.bytes.len();
+            let open = slots.index_bits();
+            // the marks' base flags, four bits a slot (kept sparse after them)
+            slots.nibble_flags(&backing)?;
             slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
             slots.plain = Bits::with(&backing, 2 * (n - open))?;
             r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
@@ -286,8 +294,61 @@ impl Gen<'_> {
         if super::phases() {
             eprintln!(
                 "  open after round 0: {} + {} of {n} per side",
-                self.aux[0].bytes.len(),
-                self.aux[1].bytes.len()
+                self.aux[0].count(),
+                self.aux[1].count()
+            );
+        }
+        Ok(())
+    }
+
+    /// After the marks: the flags of both sides kept for the open positions with a flag
+    /// only (see [`super::slots::Flags`]).
+    /// The marks' nibbles of both sides go to a work file first (unlinked at once: gone
+    /// with its handle), so that a side's flag bytes are built beside its own nibbles
+    /// only: the flags need no more memory at any time than they do in the rounds.
+    pub(super) fn sparse_flags(&mut self) -> Result<(), TbError> {
+        let backing = self.aux[0].codes.backing();
+        let path = work_path(self.material, None, "flags");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
+        let _ = std::fs::remove_file(&path);
+        let mut offsets = [None; 2];
+        {
+            let mut w = std::io::BufWriter::new(&file);
+            let mut at = 0u64;
+            let mut buf = vec![0u8; CHUNK];
+            for (s, slots) in self.aux.iter_mut().enumerate() {
+                let Some(nib) = slots.take_nibbles() else {
+                    continue;
+                };
+                offsets[s] = Some(at);
+                for start in (0..nib.len()).step_by(CHUNK) {
+                    let len = CHUNK.min(nib.len() - start);
+                    nib.read_range(start, &mut buf[..len]);
+                    w.write_all(&buf[..len]).map_err(|e| io(&path, e))?;
+                }
+                at += nib.len() as u64;
+            }
+            w.flush().map_err(|e| io(&path, e))?;
+        }
+        for (slots, offset) in self.aux.iter_mut().zip(offsets) {
+            match offset {
+                Some(at) => slots.sparse_from_nibbles(&backing, &file, at, &path)?,
+                None => slots.sparse_flags(&backing)?,
+            }
+        }
+        if super::phases() {
+            eprintln!(
+                "  flag bytes: {} + {} of {} + {} open",
+                self.aux[0].flag_bytes(),
+                self.aux[1].flag_bytes(),
+                self.aux[0].count(),
+                self.aux[1].count()
             );
         }
         Ok(())
@@ -301,7 +362,7 @@ impl Gen<'_> {
         let backing = self.val[0].backing();
         for s in 0..2 {
             let slots = &mut self.aux[s];
-            let open = slots.bytes.len();
+            let open = slots.count();
             slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
             slots.plain = Bits::with(&backing, 2 * (n - open))?;
             let (val, slots) = (&self.val[s], &self.aux[s]);
@@ -326,6 +387,8 @@ impl Gen<'_> {
                 }
             });
             self.val[s] = Bytes::new(0, 0);
+            // the flags of the checkpoint, a byte per slot, kept sparse
+            self.aux[s].sparse_flags(&backing)?;
         }
         if let Some(high) = &mut self.high {
             // untouched until step 4 sets a level from 128 on
@@ -351,6 +414,7 @@ impl Gen<'_> {
             // the flags are done: the slots hold the codes from now on
             let codes = std::mem::replace(&mut slots.codes, Bytes::new(0, 0));
             slots.bytes = Bytes::new(0, 0);
+            slots.dense_flags();
             if packed {
                 slots.codes = codes;
             } else {
@@ -435,6 +499,7 @@ impl Gen<'_> {
         for slots in &mut self.aux {
             slots.codes = Bytes::new(0, 0);
             slots.bytes = Bytes::new(0, 0);
+            slots.dense_flags();
             slots.plain = Bits::with(&Backing::Heap, 0)?;
         }
         for s in 0..2 {

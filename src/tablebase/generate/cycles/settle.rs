@@ -105,7 +105,7 @@ impl Gen<'_> {
                     continue;
                 };
                 let aux = &self.aux[side.index()];
-                let f = aux.bytes.get(k);
+                let f = aux.flag_at(k);
                 if f & want == 0 {
                     continue;
                 }
@@ -128,7 +128,7 @@ impl Gen<'_> {
                     self.remove_win(x, f, cd, pass)
                 };
                 if g != f {
-                    aux.bytes.set(k, g);
+                    aux.set_flag_at(k, g);
                     let before = changes.fetch_add(1, Relaxed);
                     match scope {
                         Scope::Marked(d) => self.changed(i, side, f ^ g, d),
