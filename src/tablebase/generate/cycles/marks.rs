@@ -1,0 +1,65 @@
+//! The base flags (see the parent module's "marks"): set once on the open positions after
+//! round 0, from each open position's quiet replies to a check and its escapes from a chase.
+
+use super::{Node, CHASE, CHECK, IN_CHASE, IN_CHECK};
+use crate::board::rules::escaping_moves;
+use crate::board::Color;
+use crate::tablebase::generate::{Gen, CHUNK};
+use rayon::prelude::*;
+
+impl Gen<'_> {
+    /// Set the base flags on the open positions (once, after round 0). Each index is
+    /// decoded once for both sides to move.
+    pub(super) fn mark(&self) {
+        for side in Color::ALL {
+            self.each_open(side, |i| {
+                self.aux[side.index()].set(i, 0);
+                false
+            });
+        }
+        let n = self.size();
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
+                let mut open = self.codes(0).open_word(w) | self.codes(1).open_word(w);
+                while open != 0 {
+                    let i = w * 8 + (open.trailing_zeros() / 8) as usize;
+                    open &= open - 1;
+                    if i < n {
+                        self.mark_index(i);
+                    }
+                }
+            }
+        });
+    }
+
+    /// The base flags that the open positions of index `i` set (on themselves and on their
+    /// open children).
+    fn mark_index(&self, i: usize) {
+        let mut prev: Option<Node> = None;
+        for side in Color::ALL {
+            if !self.is_open(side, i) {
+                continue;
+            }
+            let Some(x) = self.node_in(&mut prev, i, side) else {
+                continue;
+            };
+            let (moves, child_flag, own_flag) = if x.pos.in_check() {
+                (x.pos.quiet_moves(), CHECK, IN_CHECK)
+            } else {
+                (escaping_moves(&x.pos), CHASE, IN_CHASE)
+            };
+            let mut found = false;
+            for m in moves {
+                if let Some(j) = self.quiet_child(x, m) {
+                    if self.is_open(!side, j) {
+                        self.aux[(!side).index()].or(j, child_flag);
+                        found = true;
+                    }
+                }
+            }
+            if found {
+                self.aux[side.index()].or(i, own_flag);
+            }
+        }
+    }
+}
