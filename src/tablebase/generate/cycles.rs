@@ -407,6 +407,7 @@ pub(super) fn run(
     g: &mut Gen<'_>,
     progress: &dyn Progress,
     from: Option<(u8, [bool; 2], bool)>,
+    flags_path: &std::path::Path,
 ) -> Result<bool, TbError> {
     let pb = Phase::begin(progress, &g.material.to_string(), "repetition rules", 0);
     // beside the state: in its work file out of core
@@ -419,7 +420,7 @@ pub(super) fn run(
     if from.is_none() {
         g.mark();
         // most open positions get no flag: only the others keep a byte
-        g.sparse_flags()?;
+        g.sparse_flags(flags_path)?;
     }
     if super::phases() {
         eprintln!(

@@ -650,7 +650,10 @@ pub fn generate_sparse(
             // a checkpoint holds the rounds' codes dense
             g.go_sparse()?;
         }
-        ruled = cycles::run(&mut g, opts.progress, from)?;
+        // the marks' flags spilled while the sparse flags are built (see
+        // [`Gen::sparse_flags`]): in the work folder, as the other work files
+        let flags_path = slots::work_path(material, opts.work_dir, "flags");
+        ruled = cycles::run(&mut g, opts.progress, from, &flags_path)?;
         lap("rules");
         if ruled {
             g.close_rounds(levels.as_ref(), &codes_path)?;

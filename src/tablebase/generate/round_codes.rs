@@ -17,7 +17,7 @@
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
-use super::slots::{work_path, LevelsFile, Slots};
+use super::slots::{unlinked_work_file, LevelsFile, Slots};
 use super::{code, compact, Gen};
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
@@ -305,18 +305,11 @@ impl Gen<'_> {
     /// only (see [`super::slots::Flags`]).
     /// The marks' nibbles of both sides go to a work file first (unlinked at once: gone
     /// with its handle), so that a side's flag bytes are built beside its own nibbles
-    /// only: the flags need no more memory at any time than they do in the rounds.
-    pub(super) fn sparse_flags(&mut self) -> Result<(), TbError> {
+    /// only: the flags need no more memory at any time than they do in the rounds. `path`
+    /// is in the generation's work folder (see [`super::slots::work_path`]).
+    pub(super) fn sparse_flags(&mut self, path: &std::path::Path) -> Result<(), TbError> {
         let backing = self.aux[0].codes.backing();
-        let path = work_path(self.material, None, "flags");
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(|e| io(&path, e))?;
-        let _ = std::fs::remove_file(&path);
+        let file = unlinked_work_file(path)?;
         let mut offsets = [None; 2];
         {
             let mut w = std::io::BufWriter::new(&file);
@@ -330,15 +323,15 @@ impl Gen<'_> {
                 for start in (0..nib.len()).step_by(CHUNK) {
                     let len = CHUNK.min(nib.len() - start);
                     nib.read_range(start, &mut buf[..len]);
-                    w.write_all(&buf[..len]).map_err(|e| io(&path, e))?;
+                    w.write_all(&buf[..len]).map_err(|e| io(path, e))?;
                 }
                 at += nib.len() as u64;
             }
-            w.flush().map_err(|e| io(&path, e))?;
+            w.flush().map_err(|e| io(path, e))?;
         }
         for (slots, offset) in self.aux.iter_mut().zip(offsets) {
             match offset {
-                Some(at) => slots.sparse_from_nibbles(&backing, &file, at, &path)?,
+                Some(at) => slots.sparse_from_nibbles(&backing, &file, at, path)?,
                 None => slots.sparse_flags(&backing)?,
             }
         }

@@ -244,21 +244,13 @@ mod tests {
             assert_eq!(s.get(i), want[k], "nibble of slot {k}");
         }
         // spilled after three other bytes, and read back
-        let path = std::env::temp_dir().join(format!("xqdb-flags-test-{}", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .expect("temporary file");
-        let _ = std::fs::remove_file(&path);
+        let file = tempfile::tempfile().expect("temporary file");
         let nib = s.take_nibbles().expect("nibbles");
         let mut image = vec![0u8; nib.len()];
         nib.read_range(0, &mut image);
         (&file).write_all(&[7u8; 3]).expect("write");
         (&file).write_all(&image).expect("write");
-        s.sparse_from_nibbles(&heap, &file, 3, &path)
+        s.sparse_from_nibbles(&heap, &file, 3, std::path::Path::new("temporary file"))
             .expect("read back");
         assert!(s.has_sparse_flags());
         let flagged = want.iter().filter(|&&f| f != 0).count();

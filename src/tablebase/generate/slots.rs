@@ -297,6 +297,23 @@ pub(super) fn work_path(material: Material, work_dir: Option<&Path>, what: &str)
     }
 }
 
+/// A work file at `path` that nothing else can open: created, then unlinked at once (its
+/// space goes with the handle, also when the run is killed).
+pub(super) fn unlinked_work_file(path: &Path) -> Result<std::fs::File, TbError> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .map_err(|e| TbError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+    let _ = std::fs::remove_file(path);
+    Ok(file)
+}
+
 /// Round 0's levels (the value bytes and high bits of both sides) in a work file while the
 /// rule rounds run; removed when dropped.
 pub(super) struct LevelsFile {
