@@ -173,11 +173,9 @@ impl Gen<'_> {
                 _ => None,
             };
             if let Some(tp) = single {
-                for a in Bitboard::from_bits(src) {
-                    if let Some(q) = self.index.rank_tail_piece(&tp, a) {
-                        let _ = preds.try_push(q);
-                    }
-                }
+                self.index.rank_tail_piece_each(&tp, src, |q| {
+                    let _ = preds.try_push(q);
+                });
                 continue;
             }
             for a in Bitboard::from_bits(src) {
