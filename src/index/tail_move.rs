@@ -148,11 +148,8 @@ impl PlacementIndex {
         let f = MIRROR_IF[ctx.mirrored as usize][from as usize];
         let j = sq[..n].iter().position(|&s| s == f)?;
         let own = ctx.occ;
-        let e_rank = |s: u8| s - (own & BELOW[s as usize]).count_ones() as u8;
-        let mut e = [0u8; 8];
-        for (k, ek) in e[..n].iter_mut().enumerate() {
-            *ek = e_rank(sq[k]);
-        }
+        // the E-ranks as prepared
+        let e = ctx.e;
         let mut w = [0u64; 8];
         let mut acc = 1u64;
         for k in (0..n).rev() {
