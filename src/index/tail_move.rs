@@ -5,7 +5,7 @@
 
 use super::bucket::bucket;
 use super::espace;
-use super::masks::{BELOW, MIRROR_IF};
+use super::masks::{mirror_mask, BELOW, MIRROR_IF};
 use super::placement::PlacementIndex;
 use super::split::{TailPlace, TailRef};
 use crate::board::{Piece, Square};
@@ -50,6 +50,9 @@ pub struct TailPiece {
     taken: u128,
     /// The group's region.
     region: u128,
+    /// The squares a target may take (the region without the pieces), in the board's
+    /// orientation: a set of targets is filtered with one mask.
+    allowed: u128,
     mirrored: bool,
 }
 
@@ -145,11 +148,8 @@ impl PlacementIndex {
         let f = MIRROR_IF[ctx.mirrored as usize][from as usize];
         let j = sq[..n].iter().position(|&s| s == f)?;
         let own = ctx.occ;
-        let e_rank = |s: u8| s - (own & BELOW[s as usize]).count_ones() as u8;
-        let mut e = [0u8; 8];
-        for (k, ek) in e[..n].iter_mut().enumerate() {
-            *ek = e_rank(sq[k]);
-        }
+        // the E-ranks as prepared
+        let e = ctx.e;
         let mut w = [0u64; 8];
         let mut acc = 1u64;
         for k in (0..n).rev() {
@@ -185,14 +185,22 @@ impl PlacementIndex {
             }
         }
         let tail_occ = sq[..n].iter().fold(0u128, |o, &s| o | 1u128 << s);
+        let (taken, region) = (own | tail_occ, split.group_region[j]);
+        // a region is a union of halves, its own mirror image: only the pieces turn
+        let board_taken = if ctx.mirrored {
+            mirror_mask(taken)
+        } else {
+            taken
+        };
         Some(TailPiece {
             c,
             w: w[j],
             others,
             n_others: m,
             own,
-            taken: own | tail_occ,
-            region: split.group_region[j],
+            taken,
+            region,
+            allowed: region & !board_taken,
             mirrored: ctx.mirrored,
         })
     }
@@ -206,12 +214,38 @@ impl PlacementIndex {
         if tp.taken & tb != 0 || tp.region & tb == 0 {
             return None;
         }
-        let e = t - (tp.own & BELOW[t as usize]).count_ones() as u8;
-        let mut x = tp.c.wrapping_add(tp.w.wrapping_mul(e as u64));
-        for &(ek, wk, later) in &tp.others[..tp.n_others] {
+        Some(tp.rank_at(t))
+    }
+
+    /// [`PlacementIndex::rank_tail_piece`] for each square of the set `to` (in the board's
+    /// orientation) in turn, in square order, the squares the piece may not take skipped:
+    /// `f` gets each index.
+    #[inline]
+    pub fn rank_tail_piece_each(&self, tp: &TailPiece, to: u128, mut f: impl FnMut(u64)) {
+        let mirror = &MIRROR_IF[tp.mirrored as usize];
+        let m = to & tp.allowed;
+        // the two words apart: a square's bit cleared without 128-bit arithmetic
+        for (mut word, at) in [(m as u64, 0), ((m >> 64) as u64, 64)] {
+            while word != 0 {
+                let s = at + word.trailing_zeros() as usize;
+                word &= word - 1;
+                f(tp.rank_at(mirror[s & 127]));
+            }
+        }
+    }
+}
+
+impl TailPiece {
+    /// Index of the placement with the piece on the free point `t` of its region
+    /// (canonical orientation).
+    #[inline(always)]
+    fn rank_at(&self, t: u8) -> u64 {
+        let e = t - (self.own & BELOW[t as usize]).count_ones() as u8;
+        let mut x = self.c.wrapping_add(self.w.wrapping_mul(e as u64));
+        for &(ek, wk, later) in &self.others[..self.n_others] {
             let hit = if later { e < ek } else { ek < e };
             x = x.wrapping_sub(if hit { wk } else { 0 });
         }
-        Some(x)
+        x
     }
 }

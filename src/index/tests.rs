@@ -276,6 +276,13 @@ fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
                 if let Some(tp) = &piece {
                     let got = idx.rank_tail_piece(tp, to);
                     assert_eq!(got, want, "{m} {pieces:?} {from}{to}, {route}: tail piece");
+                    // the set form, for an empty target (the un-moves' case)
+                    if occupied & to.bit() == 0 {
+                        let mut each = Vec::new();
+                        idx.rank_tail_piece_each(tp, to.bit(), |q| each.push(q));
+                        let want: Vec<u64> = want.into_iter().collect();
+                        assert_eq!(each, want, "{m} {pieces:?} {from}{to}, {route}: each");
+                    }
                 }
             }
         }

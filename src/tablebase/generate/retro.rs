@@ -173,11 +173,9 @@ impl Gen<'_> {
                 _ => None,
             };
             if let Some(tp) = single {
-                for a in Bitboard::from_bits(src) {
-                    if let Some(q) = self.index.rank_tail_piece(&tp, a) {
-                        let _ = preds.try_push(q);
-                    }
-                }
+                self.index.rank_tail_piece_each(&tp, src, |q| {
+                    let _ = preds.try_push(q);
+                });
                 continue;
             }
             for a in Bitboard::from_bits(src) {
@@ -196,7 +194,10 @@ impl Gen<'_> {
                 }
             }
         }
-        Some(asymmetry_of(&pieces) <= 4)
+        // each piece facing an empty point across the centre file adds 2 to the asymmetry:
+        // with more than two of them the exact count is not needed
+        let across = pieces.iter().fold(0u128, |o, &(_, s)| o | s.mirror().bit());
+        Some((occ_bits & !across).count_ones() <= 2 && asymmetry_of(&pieces) <= 4)
     }
 
     /// Level-by-level retrograde analysis from the positions decided at level 0 and the
