@@ -172,6 +172,14 @@ fn escapes_marking(after: &Position, a: Move, m: Move) -> bool {
 /// The legal quiet moves of the side to move (which must not be in check) that escape a chase
 /// attack of the opponent. Used to mark the positions of possible chase cycles.
 pub fn escaping_moves(pos: &Position) -> MoveList {
+    escaping_moves_with(pos, |_| true)
+}
+
+/// The moves of [`escaping_moves`] that `keep` accepts. `keep` is asked first, once for each
+/// legal quiet move, and only the moves it accepts are tested for an escape (a caller with a
+/// cheaper test than the escape's, such as "the move reaches an open position", saves the
+/// rest); nothing is asked when the opponent has no chase attack.
+pub fn escaping_moves_with(pos: &Position, mut keep: impl FnMut(Move) -> bool) -> MoveList {
     let attacks = chase_attacks(pos, !pos.turn());
     let mut out = MoveList::new();
     if attacks.is_empty() {
@@ -180,6 +188,9 @@ pub fn escaping_moves(pos: &Position) -> MoveList {
     // each move played and taken back on one copy
     let mut after = pos.clone();
     for m in pos.quiet_moves() {
+        if !keep(m) {
+            continue;
+        }
         let undo = after.play(m);
         if attacks.iter().any(|&a| escapes_marking(&after, a, m)) {
             out.push(m);
@@ -321,6 +332,9 @@ mod tests {
         let p = pos("3k5/9/9/9/9/4n4/9/9/9/4RK3 b");
         let esc = escaping_moves(&p);
         assert!(esc.contains(&mv("e4c3")));
+        // filtered: only the accepted moves, each still tested for the escape
+        let only = escaping_moves_with(&p, |m| m == mv("e4c3") || m == mv("d9d8"));
+        assert_eq!(only.as_slice(), &[mv("e4c3")]);
         assert_eq!(
             escape_targets(&p, mv("e4c3")),
             Bitboard::from_square("c3".parse().unwrap())

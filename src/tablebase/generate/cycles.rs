@@ -156,18 +156,6 @@ impl Gen<'_> {
         slot.as_ref()
     }
 
-    /// Position `i` with `side` to move, in `slot`: turned there by a null move when it
-    /// holds the same placement decoded for the other side, else decoded afresh into it
-    /// (in place: a node is a few hundred bytes, and a sweep decodes millions).
-    fn node_in<'a>(&self, slot: &'a mut Option<Node>, i: usize, side: Color) -> Option<&'a Node> {
-        if let Some(x) = slot {
-            x.pos.play_null();
-        } else {
-            *slot = self.node(i, side);
-        }
-        slot.as_ref()
-    }
-
     /// The result of the quiet move `m` of `x`, as a node.
     fn node_after(&self, x: &Node, m: Move) -> Node {
         let pos = x.pos.after(m);
@@ -419,6 +407,9 @@ pub(super) fn run(
     let t = std::time::Instant::now();
     if from.is_none() {
         g.mark();
+        if super::phases() {
+            eprintln!("  marks set, CPU {:.2} s", super::cpu_seconds());
+        }
         // most open positions get no flag: only the others keep a byte
         g.sparse_flags(flags_path)?;
     }

@@ -2,7 +2,7 @@
 //! round 0, from each open position's quiet replies to a check and its escapes from a chase.
 
 use super::{Node, CHASE, CHECK, IN_CHASE, IN_CHECK};
-use crate::board::rules::escaping_moves;
+use crate::board::rules::escaping_moves_with;
 use crate::board::Color;
 use crate::tablebase::generate::{Gen, CHUNK};
 use rayon::prelude::*;
@@ -19,13 +19,15 @@ impl Gen<'_> {
         }
         let n = self.size();
         (0..self.chunks()).into_par_iter().for_each(|c| {
+            // one node per chunk, each index decoded into it in place
+            let mut scratch = None;
             for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
                 let mut open = self.codes(0).open_word(w) | self.codes(1).open_word(w);
                 while open != 0 {
                     let i = w * 8 + (open.trailing_zeros() / 8) as usize;
                     open &= open - 1;
                     if i < n {
-                        self.mark_index(i);
+                        self.mark_index(i, &mut scratch);
                     }
                 }
             }
@@ -33,28 +35,39 @@ impl Gen<'_> {
     }
 
     /// The base flags that the open positions of index `i` set (on themselves and on their
-    /// open children).
-    fn mark_index(&self, i: usize) {
-        let mut prev: Option<Node> = None;
+    /// open children), decoded in `scratch` ([`Gen::load_in`]) once for both sides to move.
+    fn mark_index(&self, i: usize, scratch: &mut Option<Node>) {
+        let mut here = false;
         for side in Color::ALL {
             if !self.is_open(side, i) {
                 continue;
             }
-            let Some(x) = self.node_in(&mut prev, i, side) else {
+            let x = if here {
+                scratch.as_mut().map(|x| {
+                    x.pos.play_null();
+                    &*x
+                })
+            } else {
+                self.load_in(scratch, i, side)
+            };
+            let Some(x) = x else {
                 continue;
             };
+            here = true;
+            // a move counts when it reaches an open position: that test (a rank and a bit)
+            // comes before the escape's, which plays the move and weighs the attacks again
+            let opens = |m| self.quiet_child(x, m).filter(|&j| self.is_open(!side, j));
             let (moves, child_flag, own_flag) = if x.pos.in_check() {
                 (x.pos.quiet_moves(), CHECK, IN_CHECK)
             } else {
-                (escaping_moves(&x.pos), CHASE, IN_CHASE)
+                let escapes = escaping_moves_with(&x.pos, |m| opens(m).is_some());
+                (escapes, CHASE, IN_CHASE)
             };
             let mut found = false;
             for m in moves {
-                if let Some(j) = self.quiet_child(x, m) {
-                    if self.is_open(!side, j) {
-                        self.aux[(!side).index()].or(j, child_flag);
-                        found = true;
-                    }
+                if let Some(j) = opens(m) {
+                    self.aux[(!side).index()].or(j, child_flag);
+                    found = true;
                 }
             }
             if found {
