@@ -72,6 +72,7 @@ mod round_codes;
 mod slot_flags;
 mod slots;
 mod sparse_verdicts;
+mod split_codes;
 mod subs;
 
 pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
@@ -642,13 +643,16 @@ pub fn generate_sparse(
     let mut levels: Option<LevelsFile> = None;
     if cycles && !ruled {
         let from = resume::rules_from(resumed);
+        // the open positions' code bytes in the rounds (see [`split_codes`]): a work file
+        // in the work folder, unlinked at once
+        let round_codes_path = slots::work_path(material, opts.work_dir, "round-codes");
         if from.is_none() {
             let file = LevelsFile::save(&g, levels_path.clone())?;
-            g.open_rounds(&file)?;
+            g.open_rounds(&file, &round_codes_path)?;
             levels = Some(file);
         } else {
             // a checkpoint holds the rounds' codes dense
-            g.go_sparse()?;
+            g.go_sparse(&round_codes_path)?;
         }
         // the marks' flags spilled while the sparse flags are built (see
         // [`Gen::sparse_flags`]): in the work folder, as the other work files
