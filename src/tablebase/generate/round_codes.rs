@@ -1,12 +1,18 @@
 //! The value bytes of a table with repetition-rule rounds while the rounds run (step 3),
-//! kept sparse: a code byte only for the positions open after round 0 (beside their flags,
-//! found by the same rank, see [`super::slots`] and [`super::slots::Flags`]), and two bits
+//! kept sparse: a code only for the positions open after round 0 (beside their flags,
+//! found by the same rank, see [`super::slots`] and [`super::slots::Flags`]; split into
+//! two bits in memory and the code byte in a work file, see [`super::split_codes`]: an open
+//! position's counter is seen only by [`RoundCodes::update`] and the checkpoint's image,
+//! every other reader sees it as [`code::COUNTER`]), and two bits
 //! for every other position (won or lost in round 0; neither: an illegal placement), one
 //! pair after another in index order, found by the same rank too (a position's pair is the
 //! number of positions before it without a slot: its index less its slot's). Only open
 //! positions change in the rounds, and a decided position of round 0 is read only as lost or not, so
 //! [`RoundCodes`] shows the rounds the very codes a dense byte per position held (see
-//! [`super::code`]).
+//! [`super::code`]; but for the open positions' counters, as said). The split code bytes
+//! are written to their work file as they are read from the levels file, one side after
+//! the other, and read back (exactly, drawn positions included) when the rounds end with
+//! a ruling.
 //!
 //! The dense value bytes are given up when the rounds start ([`Gen::go_sparse`]) and built
 //! again when they end with a ruling ([`Gen::close_rounds`]): from round 0's levels in their
