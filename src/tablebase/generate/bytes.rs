@@ -67,18 +67,14 @@ impl Words {
             path: path.display().to_string(),
             source: e,
         };
-        let len = (words * 8) as u64;
-        if file.metadata().map_err(io)?.len() < len {
-            file.set_len(len).map_err(io)?;
+        // (a word at least: a mapping is never empty, and every byte of it is in the file)
+        let len = words.max(1) * 8;
+        if file.metadata().map_err(io)?.len() < len as u64 {
+            file.set_len(len as u64).map_err(io)?;
         }
         // SAFETY: the caller's file is a work file of this process alone (unlinked), mapped
         // once here and reached only through the atomic words.
-        let mut map = unsafe {
-            memmap2::MmapOptions::new()
-                .len((words * 8).max(1))
-                .map_mut(file)
-        }
-        .map_err(io)?;
+        let mut map = unsafe { memmap2::MmapOptions::new().len(len).map_mut(file) }.map_err(io)?;
         // a mapping starts on a page: aligned
         let base = map.as_mut_ptr();
         Ok(Words {

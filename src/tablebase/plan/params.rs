@@ -116,8 +116,9 @@ impl Params {
         // pass (the value bytes and the full sub-table cache, 107 MiB), its peak now, and
         // its step 4 and writing (101 MiB, 1.13). The rate of this layout is now that of
         // step 4 and the writing of the files: KRNKR's closure 75.5 MiB (1.17), whose
-        // rounds decide millions of positions.
-        bytes_per_position: [1.0, 1.2],
+        // rounds decide millions of positions; 1.3 leaves room for a table whose rounds
+        // decide more (step 4 keeps four bits for each position they decide).
+        bytes_per_position: [1.0, 1.3],
         // The DTC pass (by default), since it reads the table's values from its files
         // (2026-11-26, load 5 to 10): a byte and a bit per position, and the rule rounds
         // (none; 4 bits per position for KRNKR's 9 rounds; at most a byte). KRNKAABB alone
