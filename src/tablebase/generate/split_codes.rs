@@ -280,8 +280,8 @@ mod tests {
         let n = 1000;
         let codes: Vec<u8> = (0..n)
             .map(|k| match k % 6 {
-                0 => code::OPEN | code::CAPDRAW | (k % 50) as u8 + 2,
-                1 | 2 => code::OPEN | (k % 60) as u8 + 2,
+                0 => code::OPEN | code::CAPDRAW | ((k % 50) as u8 + 2),
+                1 | 2 => code::OPEN | ((k % 60) as u8 + 2),
                 3 => code::make(2, code::WIN),
                 4 => code::make(3, code::RULE_CHASE),
                 _ => code::DRAW,
