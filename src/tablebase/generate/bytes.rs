@@ -1,6 +1,8 @@
 //! Arrays of bytes and bits shared by the generator's threads: eight bytes (or 64 bits) per
 //! atomic word, so that a scan tests eight positions at once and any byte can be updated
-//! atomically.
+//! atomically. The bytes are on the heap, in a region of the out-of-core work file (see
+//! [`Backing`]), or in a file of their own mapped shared ([`Bytes::map_file`]: bytes that
+//! are seldom read, whose pages the process holds only while it touches them).
 
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::{Backing, Buf};
@@ -9,9 +11,18 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// A [`Buf`] seen as 8-byte atomic words (from its first 8-byte boundary on).
+/// Where the bytes of [`Words`] are.
+enum Store {
+    /// A buffer on the heap or in the work file.
+    Buf(Buf),
+    /// A file of their own, mapped shared (see [`Bytes::map_file`]).
+    Map(memmap2::MmapMut),
+}
+
+/// A [`Buf`] (or a mapped file) seen as 8-byte atomic words (from its first 8-byte
+/// boundary on).
 struct Words {
-    buf: Buf,
+    buf: Store,
     /// `buf`'s own pointer (taken mutably once), advanced to an 8-byte boundary.
     base: *mut u8,
     off: usize,
@@ -39,11 +50,47 @@ impl Words {
         // SAFETY: off <= slack and the buffer has words * 8 + slack bytes.
         let base = unsafe { start.add(off) };
         Ok(Words {
-            buf,
+            buf: Store::Buf(buf),
             base,
             off,
             words,
         })
+    }
+
+    /// The first `words` words of `file` (grown to their length if shorter), mapped shared.
+    fn map_file(
+        file: &std::fs::File,
+        words: usize,
+        path: &std::path::Path,
+    ) -> Result<Words, TbError> {
+        let io = |e: std::io::Error| TbError::Io {
+            path: path.display().to_string(),
+            source: e,
+        };
+        // (a word at least: a mapping is never empty, and every byte of it is in the file)
+        let len = words.max(1) * 8;
+        if file.metadata().map_err(io)?.len() < len as u64 {
+            file.set_len(len as u64).map_err(io)?;
+        }
+        // SAFETY: the caller's file is a work file of this process alone (unlinked), mapped
+        // once here and reached only through the atomic words.
+        let mut map = unsafe { memmap2::MmapOptions::new().len(len).map_mut(file) }.map_err(io)?;
+        // a mapping starts on a page: aligned
+        let base = map.as_mut_ptr();
+        Ok(Words {
+            buf: Store::Map(map),
+            base,
+            off: 0,
+            words,
+        })
+    }
+
+    /// The buffer, when not a mapped file of its own.
+    fn buf(&self) -> Option<&Buf> {
+        match &self.buf {
+            Store::Buf(b) => Some(b),
+            Store::Map(_) => None,
+        }
     }
 
     #[inline(always)]
@@ -54,9 +101,14 @@ impl Words {
         unsafe { std::slice::from_raw_parts(self.base as *const AtomicU64, self.words) }
     }
 
-    /// The buffer, its first `len` bytes those of the words.
+    /// The buffer, its first `len` bytes those of the words (a mapped file's copied to the
+    /// heap).
     fn into_buf(self, len: usize) -> Buf {
-        let Words { mut buf, off, .. } = self;
+        let Words { buf, off, .. } = self;
+        let mut buf = match buf {
+            Store::Buf(b) => b,
+            Store::Map(m) => return Buf::from(m[..len].to_vec()),
+        };
         if off > 0 {
             buf.copy_within(off..off + len, 0);
         }
@@ -146,7 +198,7 @@ impl Bytes {
     /// [`crate::tablebase::workfile::WorkFile::tick`]).
     #[inline(always)]
     pub fn scan(&self, start: usize, end: usize, v: u8, mut f: impl FnMut(usize)) {
-        if let Some(w) = self.w.buf.work_file() {
+        if let Some(w) = self.work_file() {
             w.tick();
         }
         let pattern = ONES * v as u64;
@@ -225,14 +277,54 @@ impl Bytes {
         }
     }
 
-    /// The work file the bytes are in, if any.
+    /// The work file the bytes are in, if any (not a mapped file of their own).
     pub fn work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
-        self.w.buf.work_file()
+        self.w.buf().and_then(|b| b.work_file())
     }
 
-    /// Where the bytes are (the heap or a work file): for arrays that go beside them.
+    /// Where the bytes are (the heap or a work file): for arrays that go beside them (the
+    /// heap for a mapped file of their own).
     pub fn backing(&self) -> Backing {
-        self.w.buf.backing()
+        self.w.buf().map_or(Backing::Heap, |b| b.backing())
+    }
+
+    /// The first `len` bytes of `file` (an unlinked work file of this process, grown to
+    /// whole words when shorter; `path` its name, for errors), mapped shared: the process
+    /// holds a page only from when it is touched until [`Bytes::drop_pages`]; the page
+    /// cache, the kernel's reclaimable memory, holds the rest.
+    pub fn map_file(
+        file: &std::fs::File,
+        len: usize,
+        path: &std::path::Path,
+    ) -> Result<Bytes, TbError> {
+        Ok(Bytes {
+            w: Words::map_file(file, len.div_ceil(8), path)?,
+            len,
+        })
+    }
+
+    /// Let go of the pages of bytes `start..start + len` of a mapped file (see
+    /// [`Bytes::map_file`]; the pages that hold only bytes of the range): their data stays
+    /// in the file, the next touch maps them again. No effect on other bytes.
+    pub fn drop_pages(&self, start: usize, len: usize) {
+        let Store::Map(m) = &self.w.buf else {
+            return;
+        };
+        const PAGE: usize = 4096;
+        let from = start.next_multiple_of(PAGE);
+        let to = ((start + len).min(m.len()) / PAGE) * PAGE;
+        if to > from {
+            // SAFETY: a page-aligned range inside our shared file mapping; MADV_DONTNEED
+            // there keeps the data (in the page cache and the file) and only unmaps the
+            // pages from this process.
+            unsafe {
+                libc::madvise(
+                    m.as_ptr().add(from) as *mut libc::c_void,
+                    to - from,
+                    libc::MADV_DONTNEED,
+                );
+            }
+        }
     }
 
     /// The bytes as a buffer (without a copy when mapped).
@@ -313,6 +405,46 @@ impl Bits {
     /// Number of 64-bit words.
     pub fn words(&self) -> usize {
         self.w.words
+    }
+
+    /// Where the bits are: for arrays that go beside them.
+    pub fn backing(&self) -> Backing {
+        self.w.buf().map_or(Backing::Heap, |b| b.backing())
+    }
+
+    /// The work file the bits are in, if any.
+    pub fn work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
+        self.w.buf().and_then(|b| b.work_file())
+    }
+
+    /// The two bits number `p` (bits `2 p` and `2 p + 1`, the first the low one).
+    #[inline(always)]
+    pub fn pair(&self, p: usize) -> u8 {
+        (self.w.atoms()[p >> 5].load(Relaxed) >> ((p & 31) * 2)) as u8 & 3
+    }
+
+    /// Atomically replace the two bits number `p` by `f(them)` unless `f` answers None;
+    /// the old ones (Ok when replaced).
+    #[inline(always)]
+    pub fn update_pair(&self, p: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
+        let shift = (p & 31) * 2;
+        self.w.atoms()[p >> 5]
+            .fetch_update(Relaxed, Relaxed, |w| {
+                f((w >> shift) as u8 & 3).map(|v| (w & !(3 << shift)) | ((v as u64 & 3) << shift))
+            })
+            .map(|w| (w >> shift) as u8 & 3)
+            .map_err(|w| (w >> shift) as u8 & 3)
+    }
+
+    /// The 64 bits from bit `b` on (past the end: 0), bit `b` the low one.
+    #[inline(always)]
+    pub fn bits_from(&self, b: usize) -> u64 {
+        let (w, off) = (b >> 6, b & 63);
+        let mut x = self.word(w) >> off;
+        if off > 0 {
+            x |= self.word(w + 1) << (64 - off);
+        }
+        x
     }
 
     /// Word `w` (bits `64 w .. 64 w + 64`; a word past the end reads 0).

@@ -218,7 +218,7 @@ impl Gen<'_> {
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                if slots.codes.get(*k) & code::OPEN != 0 && slots.flag_at(*k) & want != 0 {
+                if slots.code(*k) & code::OPEN != 0 && slots.flag_at(*k) & want != 0 {
                     busy |= 1 << b;
                 }
                 *k += 1;
@@ -250,7 +250,7 @@ impl Gen<'_> {
             return None;
         }
         let k = s.slot(i);
-        let v = s.codes.get(k);
+        let v = s.code(k);
         (v & code::OPEN != 0).then_some((k, v))
     }
 

@@ -34,10 +34,12 @@
 //! file after round 0 (its values when nothing is ruled), gives up its value bytes and
 //! holds the rounds sparse (see [`round_codes`]): for the positions open after round 0 (a
 //! quarter of KRNKR's, 73 % of KCABKCA's, found by a rank over a bit per position, see
-//! [`slots`]) a code byte and, once the marks are set (four bits each while they are), a
-//! flag bit and a flag byte only for those with flags (43 % of KCABKCA's, see
-//! [`slots::Flags`]), for every other position a won and a lost bit (found by the same rank),
-//! and two worklist bits per index; the sub-table cache, which only the start pass probes,
+//! [`slots`]) two bits of code (open, open with the capture-draw flag, decided, drawn: what
+//! the rounds read at every move; the code bytes, which only the propagation of a round's
+//! decisions reads, in a work file mapped shared, see [`split_codes`]) and, once the marks
+//! are set (four bits each while they are), a flag bit and a flag byte only for those with
+//! flags (43 % of KCABKCA's, see [`slots::Flags`]), for every other position a won and a
+//! lost bit (found by the same rank), and two worklist bits per index; the sub-table cache, which only the start pass probes,
 //! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a
 //! ruling the value bytes come back dense from the levels file, and the slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
 //! (its full code in a work file, see [`dtm_codes`]) when the rounds are at most 15 and no
@@ -72,6 +74,7 @@ mod round_codes;
 mod slot_flags;
 mod slots;
 mod sparse_verdicts;
+mod split_codes;
 mod subs;
 
 pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
@@ -145,9 +148,11 @@ pub fn dtc_state_bytes(n: u64) -> u64 {
 /// with repetition-rule rounds (rule set 1, both sides attacking) the larger of step 4's
 /// (the compact layout, a bit per position for those open after round 0 and their codes,
 /// four bits each when packed, see [`dtm_codes`], a byte when a side may have more than 61
-/// moves) and the rounds' (the open bits, a code byte and a flag bit per open position, a
+/// moves) and the rounds' (the open bits, two bits of code and a flag bit per open position, a
 /// flag byte per open position with flags, a won and a lost bit per other position and two
-/// worklist bits per index), the open positions estimated at half (KRNKR's are a quarter,
+/// worklist bits per index; the open positions' code bytes, in a work file mapped shared,
+/// not counted: the rounds touch those of the positions they decide and of their
+/// predecessors only, see [`split_codes`]), the open positions estimated at half (KRNKR's are a quarter,
 /// KRABKRA's 42 %, KCABKCA's 73 %, a table nearly all drawn has up to all) and half of them
 /// with flags (KCABKCA's 43 %), and one capture-draw bit per position when the value byte has no room for
 /// it (see [`capdraw_in_value`]).
@@ -165,8 +170,8 @@ pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
     };
     let dtm = compact + bits + codes;
     // open bits, worklist bits, two bits for each of the other half, and for the open half
-    // a code byte, a flag bit and for half of them a flag byte
-    let rounds = 3 * bits + n + n / 8 + n / 2;
+    // two bits of code, a flag bit and for half of them a flag byte
+    let rounds = 3 * bits + n / 4 + n / 8 + n / 2;
     let capdraw = if capdraw_in_value(material) { 0 } else { bits };
     dtm.max(rounds) + capdraw
 }
@@ -642,13 +647,16 @@ pub fn generate_sparse(
     let mut levels: Option<LevelsFile> = None;
     if cycles && !ruled {
         let from = resume::rules_from(resumed);
+        // the open positions' code bytes in the rounds (see [`split_codes`]): a work file
+        // in the work folder, unlinked at once
+        let round_codes_path = slots::work_path(material, opts.work_dir, "round-codes");
         if from.is_none() {
             let file = LevelsFile::save(&g, levels_path.clone())?;
-            g.open_rounds(&file)?;
+            g.open_rounds(&file, &round_codes_path)?;
             levels = Some(file);
         } else {
             // a checkpoint holds the rounds' codes dense
-            g.go_sparse()?;
+            g.go_sparse(&round_codes_path)?;
         }
         // the marks' flags spilled while the sparse flags are built (see
         // [`Gen::sparse_flags`]): in the work folder, as the other work files

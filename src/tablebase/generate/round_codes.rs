@@ -1,12 +1,18 @@
 //! The value bytes of a table with repetition-rule rounds while the rounds run (step 3),
-//! kept sparse: a code byte only for the positions open after round 0 (beside their flags,
-//! found by the same rank, see [`super::slots`] and [`super::slots::Flags`]), and two bits
+//! kept sparse: a code only for the positions open after round 0 (beside their flags,
+//! found by the same rank, see [`super::slots`] and [`super::slots::Flags`]; split into
+//! two bits in memory and the code byte in a work file, see [`super::split_codes`]: an open
+//! position's counter is seen only by [`RoundCodes::update`] and the checkpoint's image,
+//! every other reader sees it as [`code::COUNTER`]), and two bits
 //! for every other position (won or lost in round 0; neither: an illegal placement), one
 //! pair after another in index order, found by the same rank too (a position's pair is the
 //! number of positions before it without a slot: its index less its slot's). Only open
 //! positions change in the rounds, and a decided position of round 0 is read only as lost or not, so
 //! [`RoundCodes`] shows the rounds the very codes a dense byte per position held (see
-//! [`super::code`]).
+//! [`super::code`]; but for the open positions' counters, as said). The split code bytes
+//! are written to their work file as they are read from the levels file, one side after
+//! the other, and read back (exactly, drawn positions included) when the rounds end with
+//! a ruling.
 //!
 //! The dense value bytes are given up when the rounds start ([`Gen::go_sparse`]) and built
 //! again when they end with a ruling ([`Gen::close_rounds`]): from round 0's levels in their
@@ -18,10 +24,10 @@
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
 use super::slots::{unlinked_work_file, LevelsFile, Slots};
+use super::split_codes::SplitWriter;
 use super::{code, compact, Gen};
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
-use rayon::prelude::*;
 use std::io::{Read, Seek, SeekFrom, Write};
 
 /// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
@@ -74,12 +80,14 @@ impl<'a> RoundCodes<'a> {
         x
     }
 
+    /// The code of position `i` (split, an open position's counter is not shown: see
+    /// [`super::split_codes::SplitCodes::code`]).
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {
         // one rank for both kinds of position
         let k = self.s.slot(i);
         if self.s.has(i) {
-            self.s.codes.get(k)
+            self.s.code(k)
         } else {
             self.pair(i - k)
         }
@@ -92,7 +100,7 @@ impl<'a> RoundCodes<'a> {
     pub fn get_with_flags(&self, i: usize) -> (u8, u8) {
         let k = self.s.slot(i);
         if self.s.has(i) {
-            let c = self.s.codes.get(k);
+            let c = self.s.code(k);
             let f = if c & code::OPEN != 0 {
                 self.s.flag_at(k)
             } else {
@@ -105,7 +113,7 @@ impl<'a> RoundCodes<'a> {
     }
 
     /// The codes of indices `8 w .. 8 w + 8` as one little-endian word (past the end:
-    /// illegal placements).
+    /// illegal placements; split, the open positions' counters are not shown).
     #[inline]
     pub fn word(&self, w: usize) -> u64 {
         let here = (self.s.open.word(w / 8) >> ((w % 8) * 8)) & 0xFF;
@@ -144,7 +152,20 @@ impl<'a> RoundCodes<'a> {
         if here == 0 {
             return 0;
         }
-        self.open_codes_from(self.s.slot(w * 8), here)
+        let k = self.s.slot(w * 8);
+        if let Some(sp) = &self.s.split {
+            // the open ones only, from their states
+            let mut open = sp.open_mask(k, here.count_ones() as usize);
+            let (mut bits, mut x) = (here, 0u64);
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                x |= ((open & 1) * code::OPEN as u64) << (8 * b);
+                open >>= 1;
+            }
+            return x;
+        }
+        self.open_codes_from(k, here)
     }
 
     /// [`RoundCodes::open_codes`] with the slot of the word's first index given (`k`).
@@ -156,7 +177,7 @@ impl<'a> RoundCodes<'a> {
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                x |= (self.s.codes.get(k) as u64) << (8 * b);
+                x |= (self.s.code(k) as u64) << (8 * b);
                 k += 1;
             }
         }
@@ -168,7 +189,11 @@ impl<'a> RoundCodes<'a> {
     #[inline(always)]
     pub fn set(&self, i: usize, v: u8) {
         debug_assert!(self.s.has(i), "only an open position's code changes");
-        self.s.codes.set(self.s.slot(i), v)
+        let k = self.s.slot(i);
+        match &self.s.split {
+            Some(sp) => sp.set(k, v),
+            None => self.s.codes.set(k, v),
+        }
     }
 
     /// [`Bytes::update`] on the code of `i`; a position without a slot is never replaced
@@ -177,7 +202,10 @@ impl<'a> RoundCodes<'a> {
     pub fn update(&self, i: usize, mut f: impl FnMut(u8) -> Option<u8>) -> Result<u8, u8> {
         let k = self.s.slot(i);
         if self.s.has(i) {
-            self.s.codes.update(k, f)
+            match &self.s.split {
+                Some(sp) => sp.update(k, f),
+                None => self.s.codes.update(k, f),
+            }
         } else {
             let c = self.pair(i - k);
             debug_assert!(f(c).is_none(), "a decided position of round 0 stays");
@@ -194,11 +222,18 @@ impl<'a> RoundCodes<'a> {
         if let Some(w) = self.s.codes_work_file() {
             w.tick();
         }
-        self.s.each_code(start, end, |i, c| {
-            if c == v {
-                f(i)
-            }
-        })
+        match &self.s.split {
+            Some(sp) => self.s.each_slot(start, end, |i, k| {
+                if sp.is(k, v) {
+                    f(i)
+                }
+            }),
+            None => self.s.each_code(start, end, |i, c| {
+                if c == v {
+                    f(i)
+                }
+            }),
+        }
     }
 
     /// A hint that position `i`'s code is about to be read (its open bit).
@@ -209,12 +244,38 @@ impl<'a> RoundCodes<'a> {
 
     /// Where the codes are (for arrays that go beside them).
     pub fn backing(&self) -> Backing {
-        self.s.codes.backing()
+        match &self.s.split {
+            Some(sp) => sp.backing(),
+            None => self.s.codes.backing(),
+        }
     }
 
     /// Bytes `start..start + out.len()` of the dense codes (`start` a multiple of 8; for a
-    /// checkpoint).
+    /// checkpoint, at a point where no thread writes: the counters too).
     pub fn read_range(&self, start: usize, out: &mut [u8]) {
+        if let Some(sp) = &self.s.split {
+            let first = self.s.slot(start);
+            let end = start + out.len();
+            let last = if end >= self.s.open.words() * 64 {
+                self.s.count()
+            } else {
+                self.s.slot(end)
+            };
+            let mut codes = vec![0u8; last - first];
+            sp.read(first, &mut codes);
+            // the next code, the next pair
+            let (mut k, mut p) = (0, start - first);
+            for (j, b) in out.iter_mut().enumerate() {
+                if self.s.has(start + j) {
+                    *b = codes[k];
+                    k += 1;
+                } else {
+                    *b = self.pair(p);
+                    p += 1;
+                }
+            }
+            return;
+        }
         for (k, chunk) in out.chunks_mut(8).enumerate() {
             let w = self.word(start / 8 + k).to_le_bytes();
             chunk.copy_from_slice(&w[..chunk.len()]);
@@ -239,9 +300,14 @@ impl Gen<'_> {
     /// bits, and (read again) for every open position a code (its counter: an open
     /// position's byte is the same in both layouts) and a flag byte, the won and lost bits
     /// of the others.
-    pub(super) fn open_rounds(&mut self, levels: &LevelsFile) -> Result<(), TbError> {
+    pub(super) fn open_rounds(
+        &mut self,
+        levels: &LevelsFile,
+        codes_path: &std::path::Path,
+    ) -> Result<(), TbError> {
         let n = self.size();
         let backing = self.val[0].backing();
+        let cd = self.capdraw.is_none();
         self.val = [Bytes::new(0, 0), Bytes::new(0, 0)];
         let high_bytes = self.high_bits()[0].words() as u64 * 8;
         if let Some(high) = &mut self.high {
@@ -266,18 +332,17 @@ impl Gen<'_> {
             let open = slots.index_bits();
             // the marks' base flags, four bits a slot (kept sparse after them)
             slots.nibble_flags(&backing)?;
-            slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
+            let mut codes = SplitWriter::new(&backing, open, codes_path, cd)?;
             slots.plain = Bits::with(&backing, 2 * (n - open))?;
             r.seek(SeekFrom::Start(from)).map_err(|e| io(&path, e))?;
-            // the next slot, the next pair
-            let (mut k, mut p) = (0, 0);
+            // the next pair
+            let mut p = 0;
             for start in (0..n).step_by(CHUNK) {
                 let len = CHUNK.min(n - start);
                 r.read_exact(&mut buf[..len]).map_err(|e| io(&path, e))?;
                 for &b in &buf[..len] {
                     if b > compact::ILLEGAL {
-                        slots.codes.set(k, b);
-                        k += 1;
+                        codes.push(b)?;
                         continue;
                     }
                     if b == compact::ILLEGAL {
@@ -290,6 +355,7 @@ impl Gen<'_> {
                     p += 1;
                 }
             }
+            slots.split = Some(codes.finish()?);
         }
         if super::phases() {
             eprintln!(
@@ -350,35 +416,31 @@ impl Gen<'_> {
     /// Resumed in the rule rounds: with the value bytes as dense codes (see [`code`]), the
     /// open bits set and the slots allocated: the codes of the open positions into their slots, the won and lost bits
     /// of the others, and the value bytes (and high bits, unused in the rounds) given up.
-    pub(super) fn go_sparse(&mut self) -> Result<(), TbError> {
+    pub(super) fn go_sparse(&mut self, codes_path: &std::path::Path) -> Result<(), TbError> {
         let n = self.size();
         let backing = self.val[0].backing();
+        let cd = self.capdraw.is_none();
         for s in 0..2 {
-            let slots = &mut self.aux[s];
-            let open = slots.count();
-            slots.codes = Bytes::with(&backing, open, code::ILLEGAL)?;
-            slots.plain = Bits::with(&backing, 2 * (n - open))?;
+            let open = self.aux[s].count();
+            self.aux[s].plain = Bits::with(&backing, 2 * (n - open))?;
             let (val, slots) = (&self.val[s], &self.aux[s]);
-            (0..self.chunks()).into_par_iter().for_each(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut k = slots.slot(start);
-                // the next pair (the indices before without a slot)
-                let mut p = start - k;
-                for i in start..end {
-                    let b = val.get(i);
-                    if slots.has(i) {
-                        slots.codes.set(k, b);
-                        k += 1;
-                        continue;
-                    }
-                    if code::is_win(b) {
-                        slots.plain.set(2 * p);
-                    } else if code::is_loss(b) {
-                        slots.plain.set(2 * p + 1);
-                    }
-                    p += 1;
+            let mut codes = SplitWriter::new(&backing, open, codes_path, cd)?;
+            // the next pair (the indices before without a slot)
+            let mut p = 0;
+            for i in 0..n {
+                let b = val.get(i);
+                if slots.has(i) {
+                    codes.push(b)?;
+                    continue;
                 }
-            });
+                if code::is_win(b) {
+                    slots.plain.set(2 * p);
+                } else if code::is_loss(b) {
+                    slots.plain.set(2 * p + 1);
+                }
+                p += 1;
+            }
+            self.aux[s].split = Some(codes.finish()?);
             self.val[s] = Bytes::new(0, 0);
             // the flags of the checkpoint, a byte per slot, kept sparse
             self.aux[s].sparse_flags(&backing)?;
@@ -401,7 +463,16 @@ impl Gen<'_> {
         codes_path: &std::path::Path,
     ) -> Result<(), TbError> {
         let n = self.size();
-        let backing = self.aux[0].codes.backing();
+        let backing = self.codes(0).backing();
+        for slots in &mut self.aux {
+            // the flags are done; split, the codes as they are (the states and the file
+            // let go of)
+            slots.bytes = Bytes::new(0, 0);
+            slots.dense_flags();
+            if let Some(sp) = slots.split.take() {
+                slots.codes = sp.into_bytes(&backing)?;
+            }
+        }
         let packed = self.packable(|s| &s.codes);
         for slots in &mut self.aux {
             // the flags are done: the slots hold the codes from now on
@@ -488,8 +559,9 @@ impl Gen<'_> {
     /// bytes and high bits allocated again (for round 0's levels to be restored).
     pub(super) fn unsparse(&mut self) -> Result<(), TbError> {
         let n = self.size();
-        let backing = self.aux[0].codes.backing();
+        let backing = self.codes(0).backing();
         for slots in &mut self.aux {
+            slots.split = None;
             slots.codes = Bytes::new(0, 0);
             slots.bytes = Bytes::new(0, 0);
             slots.dense_flags();
@@ -510,74 +582,4 @@ fn io(path: &std::path::Path, e: std::io::Error) -> TbError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The sparse codes show what dense codes would: a slot's byte, else won, lost or
-    /// illegal; by position, by word, by scan and as a checkpoint image.
-    #[test]
-    fn sparse_codes_read_as_dense_ones() {
-        let n = 300;
-        let dense: Vec<u8> = (0..n)
-            .map(|i| match i % 5 {
-                0 => code::OPEN | ((i % 7) as u8 + 1),
-                1 => code::make(0, code::WIN),
-                2 => code::make(0, code::LOSS),
-                3 => code::ILLEGAL,
-                _ => code::make(3, code::WIN),
-            })
-            .collect();
-        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
-        // the open positions and those decided in a round (order 3) have slots, the others
-        // a pair each
-        let mut plain = Vec::new();
-        for (i, &c) in dense.iter().enumerate() {
-            if c & code::OPEN != 0 || code::order(c) > 0 {
-                s.open.set(i);
-            } else {
-                plain.push(c);
-            }
-        }
-        s.plain = Bits::heap(2 * plain.len());
-        for (p, &c) in plain.iter().enumerate() {
-            if code::is_win(c) {
-                s.plain.set(2 * p);
-            } else if code::is_loss(c) {
-                s.plain.set(2 * p + 1);
-            }
-        }
-        s.allocate(&Backing::Heap, 0xFF).expect("heap");
-        s.codes = Bytes::new(s.bytes.len(), 0);
-        let mut k = 0;
-        for (i, &c) in dense.iter().enumerate() {
-            if s.has(i) {
-                s.codes.set(k, c);
-                k += 1;
-            }
-        }
-        let codes = RoundCodes { s: &s };
-        for (i, &c) in dense.iter().enumerate() {
-            assert_eq!(codes.get(i), c, "index {i}");
-        }
-        for w in 0..n / 8 {
-            let want = u64::from_le_bytes(dense[8 * w..8 * w + 8].try_into().expect("8"));
-            assert_eq!(codes.word(w), want, "word {w}");
-            assert_eq!(codes.open_word(w), want & 0x8080_8080_8080_8080);
-        }
-        // the last word, past the end: illegal placements
-        let mut last = [code::ILLEGAL; 8];
-        last[..n % 8].copy_from_slice(&dense[n / 8 * 8..]);
-        assert_eq!(codes.word(n / 8), u64::from_le_bytes(last));
-        let mut image = vec![0u8; 296];
-        codes.read_range(0, &mut image);
-        assert_eq!(image[..], dense[..296]);
-        let mut hits = Vec::new();
-        codes.scan(0, n, code::make(3, code::WIN), |i| hits.push(i));
-        assert_eq!(hits, (0..n).filter(|i| i % 5 == 4).collect::<Vec<_>>());
-        // a decided position of round 0 is never replaced; an open one is
-        assert_eq!(codes.update(1, |_| None), Err(code::make(0, code::WIN)));
-        assert!(codes.update(0, |b| Some(b - 1)).is_ok());
-        codes.set(5, code::DRAW);
-        assert_eq!(codes.get(5), code::DRAW);
-    }
-}
+mod tests;

@@ -19,6 +19,7 @@
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
 pub(super) use super::slot_flags::Flags;
+use super::split_codes::SplitCodes;
 use super::Gen;
 use crate::index::Material;
 use crate::tablebase::table::TbError;
@@ -40,8 +41,11 @@ pub(super) struct Slots {
     /// The bytes, in index order.
     pub(super) bytes: Bytes,
     /// During the rule rounds: the codes of the open positions, in index order (see
-    /// [`super::round_codes`]; else empty).
+    /// [`super::round_codes`]; else empty): a byte each here, or split ([`SplitCodes`]).
     pub(super) codes: Bytes,
+    /// During the rule rounds: the codes of the open positions split (None: in
+    /// [`Slots::codes`]).
+    pub(super) split: Option<SplitCodes>,
     /// During the rule rounds: two bits for each index without a byte, in index order (the
     /// pair of index `i` is number `i - slot(i)`, the same rank as the bytes'): bit `2 p`
     /// of pair `p` set when its position was won in round 0, bit `2 p + 1` when it was lost
@@ -67,6 +71,7 @@ impl Slots {
             codes: Bytes::new(0, 0),
             plain: Bits::with(&Backing::Heap, 0)?,
             packed: None,
+            split: None,
             flags: Flags::Dense,
             total: 0,
         })
@@ -83,6 +88,7 @@ impl Slots {
             codes: Bytes::new(0, 0),
             plain: Bits::heap(0),
             packed: None,
+            split: None,
             flags: Flags::Dense,
             total: 0,
         }
@@ -262,15 +268,28 @@ impl Slots {
         }
     }
 
-    /// [`Slots::each`] over the codes of the rule rounds (see [`super::round_codes`]).
+    /// The code of slot `k` in the rule rounds (see [`super::round_codes`]): split, an
+    /// open position's counter is not shown (see [`SplitCodes::code`]).
+    #[inline(always)]
+    pub fn code(&self, k: usize) -> u8 {
+        match &self.split {
+            Some(s) => s.code(k),
+            None => self.codes.get(k),
+        }
+    }
+
+    /// [`Slots::each`] over the codes of the rule rounds (see [`Slots::code`]).
     #[inline]
-    pub fn each_code(&self, start: usize, end: usize, f: impl FnMut(usize, u8)) {
-        self.each_in(&self.codes, start, end, f)
+    pub fn each_code(&self, start: usize, end: usize, mut f: impl FnMut(usize, u8)) {
+        self.each_slot(start, end, |i, k| f(i, self.code(k)))
     }
 
     /// The work file the codes are in, if any (its resident set is checked at scans).
     pub fn codes_work_file(&self) -> Option<&std::sync::Arc<crate::tablebase::workfile::WorkFile>> {
-        self.codes.work_file()
+        match &self.split {
+            Some(s) => s.work_file(),
+            None => self.codes.work_file(),
+        }
     }
 
     #[inline]
