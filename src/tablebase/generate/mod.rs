@@ -2,7 +2,7 @@
 //!
 //! The pipeline, as [`generate`] runs it:
 //!
-//! 1. **Start** ([`Gen::init`]). Every position of both sides to move is decoded once:
+//! 1. **Start** ([`start`]). Every position of both sides to move is decoded once:
 //!    illegal placements (kings facing, side not to move in check) are marked, positions
 //!    without a legal move are lost in 0, every other position gets a counter: its number of
 //!    distinct successors (by table and index; two moves lead to one successor only when they
@@ -28,34 +28,7 @@
 //!    are forbidden. It must reproduce the WDL of step 3 exactly.
 //! 5. Whatever is undecided cannot be forced either way: a draw.
 //!
-//! Work is split over index chunks with rayon. Memory: one value byte per position and
-//! one bit (levels from 128 on) in steps 1, 2 and 4 for every table (the compact layout,
-//! see [`compact`]). A table with rule rounds (step 3) writes round 0's levels to a work
-//! file after round 0 (its values when nothing is ruled), gives up its value bytes and
-//! holds the rounds sparse (see [`round_codes`]): for the positions open after round 0 (a
-//! quarter of KRNKR's, 73 % of KCABKCA's, found by a rank over a bit per position, see
-//! [`slots`]) two bits of code (open, open with the capture-draw flag, decided, drawn: what
-//! the rounds read at every move; the code bytes, which only the propagation of a round's
-//! decisions reads, in a work file mapped shared, see [`split_codes`]) and, once the marks
-//! are set (four bits each while they are), a flag bit and a flag byte only for those with
-//! flags (43 % of KCABKCA's, see [`slots::Flags`]), for every other position a won and a
-//! lost bit (found by the same rank), and two worklist bits per index; the sub-table cache, which only the start pass probes,
-//! holds next to nothing from then on (see [`params::SUB_CACHE_KEPT_BYTES`]). With a
-//! ruling the value bytes come back dense from the levels file, and the slots keep what step 4 reads of the codes: packed to a position's rule round in four bits
-//! (its full code in a work file, see [`dtm_codes`]) when the rounds are at most 15 and no
-//! side has more than 61 moves, the drawn positions without a slot, the rank lean (see
-//! [`slots`]); else the codes themselves. The table handed over keeps its verdicts for the
-//! positions decided by the rounds only (every other verdict is the plain one of its value,
-//! see [`SparseVerdicts`]), in a work file while its WDL file is compressed, and the tables
-//! one capture away are read from memory or block by block from their files (see [`subs`]).
-//! KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the rule rounds at
-//! most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3 MiB), the
-//! writing of the files 74.5 MiB, a peak of 75.5 MiB (1.49 bytes per position; 85.6 MiB,
-//! 1.68, with the codes a byte each and every open position slotted); a
-//! table whose positions are nearly all open after round 0 needs up to a byte more per
-//! index in step 4 and two in the rounds. The DTC pass that `gen` runs next by default
-//! stays below (KRNKR's 70.2 MiB, a byte only for each decided position, see [`dtc`]), so
-//! KRNKR's closure with all three metrics peaks at 76.1 MiB (1.50 bytes per position).
+//! Work is split over index chunks with rayon. Memory: see [`memory`].
 
 mod bytes;
 pub(super) mod code;
@@ -67,6 +40,7 @@ mod dtc_rounds;
 mod dtm;
 mod dtm_codes;
 mod heap;
+mod memory;
 mod params;
 mod resume;
 mod retro;
@@ -75,18 +49,23 @@ mod slot_flags;
 mod slots;
 mod sparse_verdicts;
 mod split_codes;
+mod start;
 mod subs;
 
 pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
 pub use dtc_out::{generate_dtc, generate_dtc_bytes, StoredDtc};
 pub use dtc_rounds::RuleRounds;
+use memory::{capdraw_in_value, max_moves};
+pub use memory::{dtc_state_bytes, state_bytes, BASE_BYTES};
+pub use start::asymmetry;
+use start::asymmetry_of;
 
 use super::table::{Table, TableSet, TbError};
 use super::values::{Ruling, Verdict, Wdl, MAX_DTM};
 use super::workfile::{Backing, Buf};
 use crate::board::retro::unmove_sources;
 use crate::board::rules::RuleSet;
-use crate::board::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square};
+use crate::board::{Bitboard, Color, Piece, Position, Role, Square};
 use crate::index::{Material, PieceList, PlacementIndex};
 use crate::progress::{Phase, Progress, Silent};
 use arrayvec::ArrayVec;
@@ -127,87 +106,6 @@ pub struct GenOptions<'a> {
     pub work_dir: Option<&'a std::path::Path>,
 }
 
-/// What a `gen` process holds besides a table's generation state, for the out-of-core
-/// decision: the process, thread pool and compression buffers, and the sub-table block
-/// cache.
-pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
-
-/// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision),
-/// both sides to move: a decided bit per position with its lean rank counts (an eighth of
-/// a bit per position, see [`slots`]), a byte and a win bit per decided position, and while
-/// the win bits move from the positions to the bytes a win bit per position too; the
-/// decided positions taken as all of them (KRNKR's are 51 %; the rule rounds, at most a
-/// byte per position and none in most tables, come on top).
-pub fn dtc_state_bytes(n: u64) -> u64 {
-    let words = n.div_ceil(64);
-    2 * (3 * words * 8 + n.div_ceil(512) * 8 + n)
-}
-
-/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
-/// value byte and a high level bit per position (the compact layout, see [`compact`]);
-/// with repetition-rule rounds (rule set 1, both sides attacking) the larger of step 4's
-/// (the compact layout, a bit per position for those open after round 0 and their codes,
-/// four bits each when packed, see [`dtm_codes`], a byte when a side may have more than 61
-/// moves) and the rounds' (the open bits, two bits of code and a flag bit per open position, a
-/// flag byte per open position with flags, a won and a lost bit per other position and two
-/// worklist bits per index; the open positions' code bytes, in a work file mapped shared,
-/// not counted: the rounds touch those of the positions they decide and of their
-/// predecessors only, see [`split_codes`]), the open positions estimated at half (KRNKR's are a quarter,
-/// KRABKRA's 42 %, KCABKCA's 73 %, a table nearly all drawn has up to all) and half of them
-/// with flags (KCABKCA's 43 %), and one capture-draw bit per position when the value byte has no room for
-/// it (see [`capdraw_in_value`]).
-pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
-    let bits = 2 * n.div_ceil(64) * 8;
-    let compact = 2 * n.next_multiple_of(8) + bits;
-    if !Gen::has_rule_rounds(material, rules) {
-        return compact;
-    }
-    // half of the 2n positions open: n bytes per byte kept for them
-    let codes = if max_moves(material) as usize <= dtm_codes::MAX_RULED_COUNT {
-        n / 2
-    } else {
-        n
-    };
-    let dtm = compact + bits + codes;
-    // open bits, worklist bits, two bits for each of the other half, and for the open half
-    // two bits of code, a flag bit and for half of them a flag byte
-    let rounds = 3 * bits + n / 4 + n / 8 + n / 2;
-    let capdraw = if capdraw_in_value(material) { 0 } else { bits };
-    dtm.max(rounds) + capdraw
-}
-
-/// An upper bound of the legal moves of either side of `material`: 17 per rook or cannon
-/// (the squares of its rank and file; a cannon's capture beyond a screen replaces a square
-/// of that line), 8 per horse, 4 per king, advisor or elephant, 3 per pawn.
-fn max_moves(material: Material) -> u32 {
-    Color::ALL
-        .iter()
-        .map(|&c| {
-            Role::ALL
-                .iter()
-                .map(|&r| {
-                    let per = match r {
-                        Role::Rook | Role::Cannon => 17,
-                        Role::Horse => 8,
-                        Role::Pawn => 3,
-                        Role::King | Role::Advisor | Role::Elephant => 4,
-                    };
-                    per * material.count(c, r) as u32
-                })
-                .sum()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// True when a table of `material` with repetition-rule rounds keeps the capture-draw flag
-/// of its open positions in their value bytes ([`code::CAPDRAW`], with six-bit counters)
-/// instead of a bit array: when no position can have more than [`code::COUNTER`] moves
-/// (every table of up to four pieces besides the kings).
-fn capdraw_in_value(material: Material) -> bool {
-    max_moves(material) <= code::COUNTER as u32
-}
-
 fn no_notice(_: &str) {}
 
 impl Default for GenOptions<'_> {
@@ -230,38 +128,6 @@ impl std::fmt::Debug for GenOptions<'_> {
             .field("rules", &self.rules)
             .finish_non_exhaustive()
     }
-}
-
-/// Number of points where a position differs from its mirror image. Two moves (or
-/// un-moves) of a position reach mirror images of each other only when this is at most 4:
-/// the two results differ from the position in at most two points each.
-pub fn asymmetry(pos: &Position) -> u32 {
-    let mut d = 0;
-    for s in pos.occupied() {
-        let p = pos.piece_at(s);
-        let q = pos.piece_at(s.mirror());
-        if p != q {
-            // s differs; its mirror point differs too, and is counted here when empty
-            d += if q.is_none() { 2 } else { 1 };
-        }
-    }
-    d
-}
-
-/// [`asymmetry`] of the position with these pieces (on distinct points).
-fn asymmetry_of(pieces: &[(Piece, Square)]) -> u32 {
-    let mut d = 0;
-    for &(p, s) in pieces {
-        let m = s.mirror();
-        if m == s {
-            continue;
-        }
-        d += match pieces.iter().find(|e| e.1 == m) {
-            None => 2,
-            Some(&(q, _)) => (q != p) as u32,
-        };
-    }
-    d
 }
 
 /// True when moving `p` between `a` and `b` (either way) only changes the index's tail
@@ -353,131 +219,6 @@ impl Gen<'_> {
     /// Index of a position of this table.
     fn rank(&self, pos: &Position) -> Option<usize> {
         self.index.rank_position(pos).map(|i| i as usize)
-    }
-
-    /// The number of distinct successors of `pos` (legal `moves`) among those `keep`
-    /// accepts (by table and index: two moves give one successor only when they give mirror
-    /// images, which needs a position nearly symmetric).
-    fn distinct_children(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        mut keep: impl FnMut(Move, Option<Piece>) -> bool,
-    ) -> usize {
-        if asymmetry(pos) > 4 {
-            return moves
-                .iter()
-                .filter(|&&m| keep(m, pos.piece_at(m.to())))
-                .count();
-        }
-        // the successors by mirror class: the smaller of the Zobrist keys of a move's result
-        // and of its mirror image (the two moves of a mirror pair share it; a hash
-        // collision is told apart by comparing the boards)
-        let mut keys: ArrayVec<(u64, Move), 128> = ArrayVec::new();
-        for &m in moves {
-            if !keep(m, pos.piece_at(m.to())) {
-                continue;
-            }
-            let (k, mk) = pos.keys_after(m);
-            keys.push((k.min(mk), m));
-        }
-        keys.sort_unstable_by_key(|e| e.0);
-        let mut n = keys.len();
-        for a in 0..keys.len() {
-            for b in a + 1..keys.len() {
-                if keys[b].0 != keys[a].0 {
-                    break;
-                }
-                // (a result has at most one mirror partner among the others)
-                if pos.mirror_results(keys[a].1, keys[b].1) {
-                    n -= 1;
-                }
-            }
-        }
-        n
-    }
-
-    /// The number of distinct successors of `pos` (see [`Gen::distinct_children`]), given
-    /// its [`asymmetry`]: a position far from symmetric has as many as it has legal moves,
-    /// counted without a move list.
-    fn count_children(&self, pos: &Position, asym: u32) -> usize {
-        if asym > 4 {
-            pos.count_legal()
-        } else {
-            self.distinct_children(pos, &pos.legal_moves(), |_, _| true)
-        }
-    }
-
-    /// Step 1 for the indices `start..end`.
-    fn init_chunk(&self, start: usize, end: usize) {
-        let mut pieces = PieceList::new();
-        // one position and one move list for the chunk, loaded in place (the list holds
-        // what the capture-draw test reads: every legal move, or the captures alone)
-        let mut pos = Position::unloaded();
-        let mut list = MoveList::new();
-        for i in start..end {
-            if !self.index.unrank_into(i as u64, &mut pieces) {
-                continue;
-            }
-            if pos.load_pieces(&pieces, Color::Red).is_err() {
-                continue;
-            }
-            let facing = pos.kings_facing();
-            let asym = asymmetry_of(&pieces);
-            // each king attacked or not, tested once: with one side to move, the other
-            // side's king attacked makes the placement illegal, its own king is in check
-            let attacked = Color::ALL.map(|c| !facing && pos.is_attacked(pos.king(c), !c));
-            for side in Color::ALL {
-                if side == Color::Black {
-                    pos.play_null();
-                }
-                let s = side.index();
-                if facing || attacked[(!side).index()] {
-                    self.val[s].set(i, self.illegal_byte());
-                    continue;
-                }
-                // under the rules the capture-draw test needs the captures: of the whole
-                // move list when it is built anyway (a nearly symmetric position), else
-                // alone (the other moves are only counted)
-                let (n, moves) = match (self.rule_rounds, asym <= 4) {
-                    (true, true) => {
-                        list = pos.legal_moves();
-                        (
-                            self.distinct_children(&pos, &list, |_, _| true),
-                            Some(&list),
-                        )
-                    }
-                    // one generation counts the moves and lists the captures
-                    (true, false) => (
-                        pos.count_legal_with_captures(Some(attacked[s]), &mut list),
-                        Some(&list),
-                    ),
-                    (false, _) => (self.count_children(&pos, asym), None),
-                };
-                if n == 0 {
-                    // lost at level 0
-                    self.val[s].set(i, compact::level_byte(0));
-                    continue;
-                }
-                if n > self.counter_mask() as usize {
-                    self.fail(format!(
-                        "{} has {n} distinct successors, more than a counter holds",
-                        pos.to_fen()
-                    ));
-                    continue;
-                }
-                let mut b = code::OPEN | n as u8;
-                if let Some(moves) = moves {
-                    if self.has_capture_draw(&pos, &pieces, moves) {
-                        match &self.capdraw {
-                            Some(cd) => cd[s].set(i),
-                            None => b |= code::CAPDRAW,
-                        }
-                    }
-                }
-                self.val[s].set(i, b);
-            }
-        }
     }
 
     /// The counter bits of an open position's value byte: six ([`code::COUNTER`]) in a

@@ -1,0 +1,120 @@
+//! Memory of a generation: what each step holds, and the estimates `plan` and the
+//! out-of-core decision use.
+//!
+//! One value byte per position and
+//! one bit (levels from 128 on) in steps 1, 2 and 4 for every table (the compact layout,
+//! see [`compact`](super::compact)). A table with rule rounds (step 3) writes round 0's levels to a
+//! work file after round 0 (its values when nothing is ruled), gives up its value bytes and holds
+//! the rounds sparse (see [`round_codes`](super::round_codes)): for the positions open after round
+//! 0 (a quarter of KRNKR's, 73 % of KCABKCA's, found by a rank over a bit per position, see
+//! [`slots`](super::slots)) two bits of code (open, open with the capture-draw flag, decided,
+//! drawn: what the rounds read at every move; the code bytes, which only the propagation of a
+//! round's decisions reads, in a work file mapped shared, see [`split_codes`](super::split_codes))
+//! and, once the marks are set (four bits each while they are), a flag bit and a flag byte only for
+//! those with flags (43 % of KCABKCA's, see [`slots::Flags`](super::slots::Flags)), for every other
+//! position a won and a lost bit (found by the same rank), and two worklist bits per index; the
+//! sub-table cache, which only the start pass probes, holds next to nothing from then on (see
+//! [`params::SUB_CACHE_KEPT_BYTES`](super::params::SUB_CACHE_KEPT_BYTES)). With a ruling the value
+//! bytes come back dense from the levels file, and the slots keep what step 4 reads of the codes:
+//! packed to a position's rule round in four bits (its full code in a work file, see
+//! [`dtm_codes`](super::dtm_codes)) when the rounds are at most 15 and no side has more than 61
+//! moves, the drawn positions without a slot, the rank lean (see [`slots`](super::slots)); else the
+//! codes themselves. The table handed over keeps its verdicts for the positions decided by the
+//! rounds only (every other verdict is the plain one of its value, see
+//! [`SparseVerdicts`](super::SparseVerdicts)), in a work file while its WDL file is compressed, and
+//! the tables one capture away are read from memory or block by block from their files (see
+//! [`subs`](super::subs)). KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the
+//! rule rounds at most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3
+//! MiB), the writing of the files 74.5 MiB, a peak of 75.5 MiB (1.49 bytes per position; 85.6 MiB,
+//! 1.68, with the codes a byte each and every open position slotted); a
+//! table whose positions are nearly all open after round 0 needs up to a byte more per
+//! index in step 4 and two in the rounds. The DTC pass that `gen` runs next by default
+//! stays below (KRNKR's 70.2 MiB, a byte only for each decided position, see [`dtc`](super::dtc)),
+//! so KRNKR's closure with all three metrics peaks at 76.1 MiB (1.50 bytes per position).
+
+use super::{code, dtm_codes, params, Gen};
+use crate::board::rules::RuleSet;
+use crate::board::{Color, Role};
+use crate::index::Material;
+
+/// What a `gen` process holds besides a table's generation state, for the out-of-core
+/// decision: the process, thread pool and compression buffers, and the sub-table block
+/// cache.
+pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
+
+/// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision),
+/// both sides to move: a decided bit per position with its lean rank counts (an eighth of
+/// a bit per position, see [`slots`](super::slots)), a byte and a win bit per decided position, and
+/// while the win bits move from the positions to the bytes a win bit per position too; the decided
+/// positions taken as all of them (KRNKR's are 51 %; the rule rounds, at most a byte per position
+/// and none in most tables, come on top).
+pub fn dtc_state_bytes(n: u64) -> u64 {
+    let words = n.div_ceil(64);
+    2 * (3 * words * 8 + n.div_ceil(512) * 8 + n)
+}
+
+/// Bytes of generation state of a table of `material` (index size `n`) under `rules`: a
+/// value byte and a high level bit per position (the compact layout, see
+/// [`compact`](super::compact)); with repetition-rule rounds (rule set 1, both sides attacking) the
+/// larger of step 4's (the compact layout, a bit per position for those open after round 0 and
+/// their codes, four bits each when packed, see [`dtm_codes`](super::dtm_codes), a byte when a side
+/// may have more than 61 moves) and the rounds' (the open bits, two bits of code and a flag bit per
+/// open position, a flag byte per open position with flags, a won and a lost bit per other position
+/// and two worklist bits per index; the open positions' code bytes, in a work file mapped shared,
+/// not counted: the rounds touch those of the positions they decide and of their predecessors only,
+/// see [`split_codes`](super::split_codes)), the open positions estimated at half (KRNKR's are a
+/// quarter, KRABKRA's 42 %, KCABKCA's 73 %, a table nearly all drawn has up to all) and half of
+/// them with flags (KCABKCA's 43 %), and one capture-draw bit per position when the value byte has
+/// no room for it (see [`capdraw_in_value`]).
+pub fn state_bytes(material: Material, n: u64, rules: RuleSet) -> u64 {
+    let bits = 2 * n.div_ceil(64) * 8;
+    let compact = 2 * n.next_multiple_of(8) + bits;
+    if !Gen::has_rule_rounds(material, rules) {
+        return compact;
+    }
+    // half of the 2n positions open: n bytes per byte kept for them
+    let codes = if max_moves(material) as usize <= dtm_codes::MAX_RULED_COUNT {
+        n / 2
+    } else {
+        n
+    };
+    let dtm = compact + bits + codes;
+    // open bits, worklist bits, two bits for each of the other half, and for the open half
+    // two bits of code, a flag bit and for half of them a flag byte
+    let rounds = 3 * bits + n / 4 + n / 8 + n / 2;
+    let capdraw = if capdraw_in_value(material) { 0 } else { bits };
+    dtm.max(rounds) + capdraw
+}
+
+/// An upper bound of the legal moves of either side of `material`: 17 per rook or cannon
+/// (the squares of its rank and file; a cannon's capture beyond a screen replaces a square
+/// of that line), 8 per horse, 4 per king, advisor or elephant, 3 per pawn.
+pub(super) fn max_moves(material: Material) -> u32 {
+    Color::ALL
+        .iter()
+        .map(|&c| {
+            Role::ALL
+                .iter()
+                .map(|&r| {
+                    let per = match r {
+                        Role::Rook | Role::Cannon => 17,
+                        Role::Horse => 8,
+                        Role::Pawn => 3,
+                        Role::King | Role::Advisor | Role::Elephant => 4,
+                    };
+                    per * material.count(c, r) as u32
+                })
+                .sum()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// True when a table of `material` with repetition-rule rounds keeps the capture-draw flag
+/// of its open positions in their value bytes ([`code::CAPDRAW`](super::code::CAPDRAW), with
+/// six-bit counters) instead of a bit array: when no position can have more than
+/// [`code::COUNTER`](super::code::COUNTER) moves (every table of up to four pieces besides the
+/// kings).
+pub(super) fn capdraw_in_value(material: Material) -> bool {
+    max_moves(material) <= code::COUNTER as u32
+}
