@@ -156,6 +156,28 @@ impl Gen<'_> {
         slot.as_ref()
     }
 
+    /// Position `i` with `side` to move in `slot`, its placement decoded once for both sides
+    /// to move: when `*here` (the slot holds it for the other side) turned by a null move,
+    /// else decoded in place ([`Gen::load_in`]); `*here` is set once it is decoded.
+    fn side_in<'a>(
+        &self,
+        slot: &'a mut Option<Node>,
+        here: &mut bool,
+        i: usize,
+        side: Color,
+    ) -> Option<&'a Node> {
+        let x = if *here {
+            slot.as_mut().map(|x| {
+                x.pos.play_null();
+                &*x
+            })
+        } else {
+            self.load_in(slot, i, side)
+        };
+        *here |= x.is_some();
+        x
+    }
+
     /// The result of the quiet move `m` of `x`, as a node.
     fn node_after(&self, x: &Node, m: Move) -> Node {
         let pos = x.pos.after(m);

@@ -42,18 +42,9 @@ impl Gen<'_> {
             if !self.is_open(side, i) {
                 continue;
             }
-            let x = if here {
-                scratch.as_mut().map(|x| {
-                    x.pos.play_null();
-                    &*x
-                })
-            } else {
-                self.load_in(scratch, i, side)
-            };
-            let Some(x) = x else {
+            let Some(x) = self.side_in(scratch, &mut here, i, side) else {
                 continue;
             };
-            here = true;
             // a move counts when it reaches an open position: that test (a rank and a bit)
             // comes before the escape's, which plays the move and weighs the attacks again
             let opens = |m| self.quiet_child(x, m).filter(|&j| self.is_open(!side, j));

@@ -109,18 +109,9 @@ impl Gen<'_> {
                 if f & want == 0 {
                     continue;
                 }
-                let x = if here {
-                    scratch.as_mut().map(|x| {
-                        x.pos.play_null();
-                        &*x
-                    })
-                } else {
-                    self.load_in(scratch, i, side)
-                };
-                let Some(x) = x else {
+                let Some(x) = self.side_in(scratch, &mut here, i, side) else {
                     continue;
                 };
-                here = true;
                 let cd = self.capture_draw_in(side, i, v);
                 let g = if lose {
                     self.remove_lose(x, f, cd, pass)
