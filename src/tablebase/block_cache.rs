@@ -72,7 +72,8 @@ impl BlockCache {
         Ok(v)
     }
 
-    /// A copy of block `k` when it is cached.
+    /// A copy of block `k` when it is cached (tests: what the cache holds).
+    #[cfg(test)]
     pub(crate) fn copy(&self, k: usize) -> Option<Vec<u8>> {
         self.slots
             .get(k)?

@@ -467,6 +467,14 @@ pub fn write_dtc_bytes(
     commit_pending(dir, pending)
 }
 
+/// True when a file of `nblocks` blocks of `block` positions tries a trained dictionary (see
+/// [`write_content`]): small blocks (the DTC file's) and a few dozen to a few hundred of them.
+/// Its blocks are then compressed whole in memory, twice, and the training's buffers add
+/// about 10 MiB to the peak of so small a table (see `plan`).
+pub(crate) fn tries_dictionary(block: u32, nblocks: usize) -> bool {
+    block < 65_536 && (16..=256).contains(&nblocks)
+}
+
 /// Write the file of `c` under a temporary name (flushed to disk), added to `pending`; its
 /// size into `written`.
 fn write_content(
@@ -494,7 +502,7 @@ fn write_content(
     // time: the compressed file is never held whole in memory.
     let mut dict = Vec::new();
     let mut in_memory = None;
-    if block < 65_536 && (16..=256).contains(&nblocks) {
+    if tries_dictionary(block, nblocks) {
         let all = 0..nblocks;
         let plain = compress_blocks(c, block as usize, level, None, all.clone())
             .map_err(|e| io(&path, e))?;

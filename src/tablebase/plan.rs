@@ -210,7 +210,8 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     };
     let wall = |cpu: f64| p.seconds_per_process + cpu / p.busy_cores;
     let subs = (p.bytes_per_sub_position * sub).min(p.verify_sub_cache_bytes);
-    let gen_subs = (0.5 * sub).min(p.sub_cache_bytes);
+    // the probes' cache: two bits for each position of the side a capture leads to
+    let gen_subs = (0.125 * sub).min(p.sub_cache_bytes);
     // the compact layout with the sub-table cache; the rule rounds after it without it;
     // the DTC pass with its own cache
     let compact = p.bytes_per_position[0] * pos + gen_subs;
@@ -218,7 +219,14 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
         1 => compact.max(p.bytes_per_position[1] * pos),
         _ => compact,
     };
-    let state = generation.max(p.dtc_bytes_per_position[layout] * pos + gen_subs);
+    // the DTC file of a small table tries a trained dictionary (see `file::tries_dictionary`)
+    let dtc_block = crate::tablebase::dtc_code::BLOCK_PARAMS.0;
+    let dtc_blocks = positions.div_ceil(dtc_block as u64) as usize;
+    let dictionary = match crate::tablebase::file::tries_dictionary(dtc_block, dtc_blocks) {
+        true => p.dtc_dictionary_bytes,
+        false => 0.0,
+    };
+    let state = generation.max(p.dtc_bytes_per_position[layout] * pos + gen_subs + dictionary);
     Ok(TableCost {
         material: m,
         shape,
@@ -464,8 +472,9 @@ mod tests {
     #[test]
     fn rule_set_zero_is_cheaper_and_shapes_order_costs() {
         let p = &Params::MEASURED;
-        let a = table_cost(&m("KRKNA"), RuleSet::CheckChase, p).unwrap();
-        let b = table_cost(&m("KRKNA"), RuleSet::CyclesDraw, p).unwrap();
+        // (a table above the DTC file's dictionary trial, which would set both peaks)
+        let a = table_cost(&m("KRNKR"), RuleSet::CheckChase, p).unwrap();
+        let b = table_cost(&m("KRNKR"), RuleSet::CyclesDraw, p).unwrap();
         assert!(b.peak_bytes < a.peak_bytes && b.seconds < a.seconds);
         // same index size, different shapes
         let one = table_cost(&m("KRKAB"), RuleSet::CheckChase, p).unwrap();

@@ -53,7 +53,7 @@ use crate::board::{Color, Position};
 use crate::index::{Material, PieceList, PlacementIndex};
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
-use crate::tablebase::values::MAX_DTM;
+use crate::tablebase::values::{Wdl, MAX_DTM};
 use crate::tablebase::workfile::{Backing, Buf};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -261,8 +261,8 @@ impl Dtc<'_> {
                     let converts = moves.iter().any(|&m| {
                         pos.piece_at(m.to()).is_some_and(|c| {
                             self.g
-                                .sub_value(&pos.after(m), c)
-                                .is_some_and(|w| w <= MAX_DTM && w % 2 == 0)
+                                .sub_outcome(&pos.after(m), c)
+                                .is_some_and(|w| w == Wdl::Loss)
                         })
                     });
                     if converts {

@@ -31,6 +31,16 @@
 //! index in step 4 and two in the rounds. The DTC pass that `gen` runs next by default
 //! stays below (KRNKR's 70.2 MiB, a byte only for each decided position, see [`dtc`](super::dtc)),
 //! so KRNKR's closure with all three metrics peaks at 76.1 MiB (1.50 bytes per position).
+//!
+//! The fixed part, which sets the peak of a small table: the bare process (`gen KRK`, 7.2
+//! MiB, about 5 of it the program's own pages), the file writer's two zstd contexts (up to
+//! 8.5 MiB while the WDL and DTM files are compressed, next to the value bytes), a
+//! checkpoint's save (a few MiB, after a start pass of 10 s or more), the sub-table cache of the start
+//! pass (the capture probes' outcomes, two bits a position of the sides read: KPABKPA's 2.4
+//! MiB), and for a table of 0.5 to 8.4 M positions the DTC file's dictionary trial (about 10
+//! MiB). KPABKPA alone (30 M positions) peaks at 40.9 MiB (1.43 bytes per position), its
+//! start pass and the writing of its files level; a table needs about 30 M positions before
+//! its value byte, high bit and this part fit in 1.5 bytes per position.
 
 use super::{code, dtm_codes, params, Gen};
 use crate::board::rules::RuleSet;
@@ -38,8 +48,10 @@ use crate::board::{Color, Role};
 use crate::index::Material;
 
 /// What a `gen` process holds besides a table's generation state, for the out-of-core
-/// decision: the process, thread pool and compression buffers, and the sub-table block
-/// cache.
+/// decision: the process, thread pool and compression buffers (measured: the bare process
+/// 7.2 MiB, the file writer's two zstd contexts up to 8.5 MiB more), and the bound of the
+/// sub-table block cache (two bits a position, see [`subs`](super::subs); KPABKPA's fill
+/// 2.4 MiB of it).
 pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
 
 /// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision),

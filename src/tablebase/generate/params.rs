@@ -23,19 +23,20 @@ pub(super) const SETTLE_LOG_CAP: u64 = 8192;
 /// back, are fewer than this fraction of the table's positions.
 pub(super) const REOPEN_BELOW: f64 = 0.004;
 
-/// Bound of the cache of decoded sub-table blocks (values of the side to move after a
-/// capture), shared by the tables one capture away when they are read from files (see
-/// `subs`). It serves the random probes of captures (under rule set 1 with both sides
-/// attacking, each position's captures into a drawn position at the start; the DTC's
-/// conversions); the level walk decodes block by block without it. KRNKR's sub-tables fit
-/// whole (about 8 MB for the sides read).
+/// Bound of the cache of decoded sub-table blocks (the outcomes of the side to move after a
+/// capture, from the WDL file alone, two bits a position), shared by the tables one capture
+/// away when they are read from files (see `subs`). It serves the random probes of captures
+/// (under rule set 1 with both sides attacking, each position's captures into a drawn
+/// position at the start; the DTC's conversions into a loss); the level walk decodes block
+/// by block without it. KRNKR's sub-tables fit whole (about 2 MB for the sides read, 8 MB
+/// when the cache held a byte a position), KPABKPA's in 2.4 MB (8.8 MB before): only a
+/// table whose sub-tables' sides read have more than 128 M positions fills it.
 pub(super) const SUB_CACHE_BYTES: usize = 32 << 20;
 
 /// What the cache of sub-table blocks keeps once round 0 is done, in a table with
 /// repetition-rule rounds (the only one that probes its sub-tables at random, in its start
-/// pass): nothing probes them at random any more, and the rule rounds, the peak of
-/// KRABKRA's closure, need the room (the full cache is 0.43 bytes per position of KRABKRA).
-/// What is kept only spares step 4's level walk the decoding of the blocks it holds.
+/// pass): nothing probes them at random any more, and the rule rounds need the room (the
+/// level walks decode the values block by block, without the cache).
 pub(super) const SUB_CACHE_KEPT_BYTES: usize = 0;
 
 /// Allocations of at least this many bytes are mapped from the system on their own (and

@@ -555,17 +555,14 @@ impl Gen<'_> {
         Ok(())
     }
 
-    /// The end of the rule rounds without a ruling: the slots and bits given up, the value
+    /// The end of the rule rounds without a ruling: the slots and bits given up (the open
+    /// bits and their rank too: nothing reads them once round 0's levels are back), the value
     /// bytes and high bits allocated again (for round 0's levels to be restored).
     pub(super) fn unsparse(&mut self) -> Result<(), TbError> {
         let n = self.size();
         let backing = self.codes(0).backing();
         for slots in &mut self.aux {
-            slots.split = None;
-            slots.codes = Bytes::new(0, 0);
-            slots.bytes = Bytes::new(0, 0);
-            slots.dense_flags();
-            slots.plain = Bits::with(&Backing::Heap, 0)?;
+            *slots = Slots::empty(&Backing::Heap, 0, false)?;
         }
         for s in 0..2 {
             self.val[s] = Bytes::with(&backing, n, compact::ILLEGAL)?;

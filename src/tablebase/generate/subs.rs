@@ -6,8 +6,11 @@
 //! folder, memory-mapped and read block by block ([`SubFiles`]): only the side to move
 //! after the capture is ever read; the level walk decodes one block per worker at a time
 //! (skipping the blocks that hold no position of the level), the random probes of captures
-//! go through a bounded cache of decoded blocks. A table of a few billion positions then
-//! needs no decoded copy of its sub-tables in memory.
+//! go through a bounded cache of decoded blocks. The probes only ask a capture's outcome
+//! (a draw for the start pass's capture-draw flag, a loss for the DTC pass's conversions):
+//! the cache holds a block's WDL file alone, decoded and packed two bits a position
+//! ([`Outcome`]), a quarter of the values' bytes, and the DTM file is not decoded for it. A
+//! table of a few billion positions then needs no decoded copy of its sub-tables in memory.
 
 use super::{asymmetry, code, Gen, Mode};
 use crate::board::attacks::reachable;
@@ -19,7 +22,7 @@ use crate::tablebase::block_cache::BlockCache;
 use crate::tablebase::file::{combine, table_path, FileError, Metric, TableFile};
 use crate::tablebase::pipeline::load_table;
 use crate::tablebase::table::{table_material, ProbeMissing, Table, TableSet, TbError};
-use crate::tablebase::values::{DRAW, MAX_DTM};
+use crate::tablebase::values::{wdl_of, Verdict, Wdl, MAX_DTM};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::path::Path;
@@ -75,15 +78,16 @@ impl Sub {
         }
     }
 
-    /// The value of the position `j` (the side to move after the capture). Exact for legal
-    /// placements; an illegal placement read from files may show a neighbour's value (the
-    /// files do not store them), so callers ask only about legal ones.
-    pub(super) fn value(&self, j: u64) -> Result<Option<u8>, FileError> {
+    /// The outcome of the position `j` (the side to move after the capture; None when
+    /// there is no such index or the placement is illegal). Exact for legal placements; an
+    /// illegal placement read from files may show a neighbour's outcome (the files do not
+    /// store them), so callers ask only about legal ones.
+    pub(super) fn outcome(&self, j: u64) -> Result<Option<Wdl>, FileError> {
         match &self.source {
             Source::Memory(t) => Ok(t.values[self.stored_side().index()]
                 .get(j as usize)
-                .copied()),
-            Source::Files(f) => f.value(j),
+                .and_then(|&v| wdl_of(v))),
+            Source::Files(f) => f.outcome(j),
         }
     }
 
@@ -104,8 +108,9 @@ impl Sub {
 
 /// The side of a sub-table read from its files: memory maps of both files, the values of a
 /// block decoded on demand (a WDL block and a DTM block of the same positions combined), a
-/// bounded cache of decoded blocks for random probes, and per block the set of values it
-/// holds (so that the level walk skips blocks without the level).
+/// bounded cache of decoded WDL blocks packed to outcomes for random probes (see
+/// [`Outcome`]), and per block the set of values it holds (so that the level walk skips
+/// blocks without the level).
 struct SubFiles {
     index: PlacementIndex,
     wdl: TableFile,
@@ -118,7 +123,8 @@ struct SubFiles {
     len: usize,
     /// The first block holding a position of the side read.
     first: usize,
-    /// The blocks from `first` on, decoded on demand (at most `cache_bytes` of them).
+    /// The outcomes of the blocks from `first` on, packed ([`Outcome::pack`]), decoded on
+    /// demand (at most `cache_bytes` of them).
     cache: BlockCache,
     /// Per block from `first` on: bit `v` set when some position there shows value `v`.
     levels: Vec<[u64; 4]>,
@@ -185,7 +191,7 @@ impl SubFiles {
             base,
             len,
             first,
-            cache: BlockCache::new(end - first, cache_bytes / block),
+            cache: BlockCache::new(end - first, cache_bytes / Outcome::packed_len(block)),
             levels: Vec::new(),
             max: 0,
         };
@@ -243,15 +249,18 @@ impl SubFiles {
         Ok(combine(&w, &d))
     }
 
-    /// The value of position `j` of the side read, through the cache.
-    fn value(&self, j: u64) -> Result<Option<u8>, FileError> {
+    /// The outcome of position `j` of the side read, through the cache.
+    fn outcome(&self, j: u64) -> Result<Option<Wdl>, FileError> {
         let j = j as usize;
         if j >= self.len {
             return Ok(None);
         }
         let g = self.base + j;
         let (k, off) = (g / self.block, g % self.block);
-        self.cache.byte(k - self.first, off, || self.decode(k))
+        let byte = self.cache.byte(k - self.first, off / 4, || {
+            Ok(Outcome::pack(&self.wdl.block(k)?))
+        })?;
+        Ok(byte.and_then(|b| Outcome::unpack(b, off)))
     }
 
     /// Call `f` with every position `j` of the side read whose value is `level`, block by
@@ -262,10 +271,7 @@ impl SubFiles {
             .filter(|&b| self.levels[b][(level / 64) as usize] & (1 << (level % 64)) != 0)
             .try_for_each(|b| {
                 let k = self.first + b;
-                let vals = match self.cache.copy(b) {
-                    Some(v) => v,
-                    None => self.decode(k)?,
-                };
+                let vals = self.decode(k)?;
                 let (lo, hi) = self.span(k);
                 let origin = k * self.block + lo - self.base;
                 vals[lo..hi]
@@ -283,6 +289,50 @@ impl SubFiles {
                     });
                 Ok(())
             })
+    }
+}
+
+/// A position's outcome in two bits, four to a byte (the first position in the low bits): what
+/// the cache of sub-table blocks holds of a block of the WDL file, a quarter of its decoded
+/// bytes.
+struct Outcome;
+
+impl Outcome {
+    const ILLEGAL: u8 = 0;
+    const DRAW: u8 = 1;
+    const WIN: u8 = 2;
+    const LOSS: u8 = 3;
+
+    /// Bytes of a packed block of `block` positions.
+    fn packed_len(block: usize) -> usize {
+        block.div_ceil(4).max(1)
+    }
+
+    /// The decoded bytes of a WDL block (one [`Verdict`] code each), packed.
+    fn pack(wdl: &[u8]) -> Vec<u8> {
+        wdl.chunks(4)
+            .map(|four| {
+                four.iter().enumerate().fold(0u8, |acc, (k, &w)| {
+                    let code = match Verdict::decode(w).map(|v| v.wdl) {
+                        None => Outcome::ILLEGAL,
+                        Some(Wdl::Draw) => Outcome::DRAW,
+                        Some(Wdl::Win) => Outcome::WIN,
+                        Some(Wdl::Loss) => Outcome::LOSS,
+                    };
+                    acc | code << (2 * k)
+                })
+            })
+            .collect()
+    }
+
+    /// The outcome of the position at offset `off` of a block, from its packed byte `b`.
+    fn unpack(b: u8, off: usize) -> Option<Wdl> {
+        match (b >> (2 * (off % 4))) & 3 {
+            Outcome::DRAW => Some(Wdl::Draw),
+            Outcome::WIN => Some(Wdl::Win),
+            Outcome::LOSS => Some(Wdl::Loss),
+            _ => None,
+        }
     }
 }
 
@@ -317,15 +367,15 @@ impl Gen<'_> {
         Some((sub, i))
     }
 
-    /// Value of a capture's result in its table.
-    pub(super) fn sub_value(&self, child: &Position, captured: Piece) -> Option<u8> {
+    /// Outcome of a capture's result in its table (the side to move there).
+    pub(super) fn sub_outcome(&self, child: &Position, captured: Piece) -> Option<Wdl> {
         let (sub, i) = self.sub_rank(child, captured)?;
         self.read_sub(sub, i)
     }
 
-    /// [`Sub::value`]; a block that no longer decodes is a fault of the generation.
-    fn read_sub(&self, sub: &Sub, j: u64) -> Option<u8> {
-        sub.value(j).unwrap_or_else(|e| {
+    /// [`Sub::outcome`]; a block that no longer decodes is a fault of the generation.
+    fn read_sub(&self, sub: &Sub, j: u64) -> Option<Wdl> {
+        sub.outcome(j).unwrap_or_else(|e| {
             self.fail(format!("reading sub-table {}: {e}", sub.name()));
             None
         })
@@ -351,7 +401,7 @@ impl Gen<'_> {
                 let s = if s == m.from() { m.to() } else { s };
                 (p, s)
             });
-            sub.rank_list(child).and_then(|i| self.read_sub(sub, i)) == Some(DRAW)
+            sub.rank_list(child).and_then(|i| self.read_sub(sub, i)) == Some(Wdl::Draw)
         })
     }
 
@@ -407,7 +457,7 @@ impl Gen<'_> {
         let mut freed = false;
         for sub in &self.subs {
             if let Source::Files(f) = &sub.source {
-                f.cache.bound(bytes / files / f.block.max(1));
+                f.cache.bound(bytes / files / Outcome::packed_len(f.block));
                 freed = true;
             }
         }

@@ -21,6 +21,11 @@ pub struct Params {
     /// bits per position, a byte per decided position, the rule rounds of the verdicts),
     /// by the same layouts: the peak is the larger of the two.
     pub dtc_bytes_per_position: [f64; 2],
+    /// What the DTC file's writer adds when it tries a trained dictionary (a table of 0.5 to
+    /// 8.4 M positions: its file has 16 to 256 blocks, see
+    /// [`crate::tablebase::file::tries_dictionary`]): the training's buffers and the blocks
+    /// compressed in memory (bytes).
+    pub dtc_dictionary_bytes: f64,
     /// Bytes per position of the direct sub-tables that `verify` holds in its cache of
     /// decoded blocks (a block of each of the two files per position looked up), up to
     /// `verify_sub_cache_bytes`.
@@ -28,9 +33,10 @@ pub struct Params {
     /// The bound of `verify`'s cache of sub-table blocks
     /// ([`crate::tablebase::verify::params::SUB_CACHE_BYTES`]).
     pub verify_sub_cache_bytes: f64,
-    /// What `gen` holds of its sub-tables: the decoded blocks of the side each capture
-    /// leads to (half of a sub-table's positions, one byte each), at most this cache (a
-    /// table with repetition-rule rounds empties it after round 0, before its rounds).
+    /// What `gen` holds of its sub-tables: the WDL blocks of the side each capture leads
+    /// to (half of a sub-table's positions) that its probes decode, two bits a position, at
+    /// most this cache (a table with repetition-rule rounds empties it after round 0, before
+    /// its rounds).
     pub sub_cache_bytes: f64,
     /// Generation CPU seconds per position under rule set 1, by shape.
     pub cpu_per_position: [f64; 3],
@@ -83,8 +89,13 @@ impl Params {
         // 83 CPU s at the one-sided rate below, 2.4. Between the two:
         busy_cores: 1.6,
         // Process, thread pool and compression buffers: KRNKR's 128 MB peak is 16 MiB,
-        // 2.06 bytes per position and its sub-tables' 1.9 M positions.
-        base_bytes: 16.0 * 1048576.0,
+        // 2.06 bytes per position and its sub-tables' 1.9 M positions. Measured again on
+        // 2026-11-27 (`/usr/bin/time -v`, default metrics, `gen --no-deps`): the bare process
+        // (`gen KRK`) 7.2 MiB, about 5 of it the program's own pages; the file writer's two
+        // zstd contexts (level 15 on 256 KiB blocks) up to 8.5 MiB more (KCABKC), fewer when
+        // the blocks shrink to little: KPKP 13.6 MiB, KCABKC 36.7 MiB with 17.3 MiB of
+        // values, KRABKAABB 46.4 MiB with 30.3 MiB; so 14 MiB.
+        base_bytes: 14.0 * 1048576.0,
         // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 120.1 MiB (2.05; 123.9 MiB, 2.12, before the
@@ -134,6 +145,10 @@ impl Params {
         // again; 1.13 is now an upper bound): two bits per position and 1.14 bytes per
         // decided one.
         dtc_bytes_per_position: [1.13, 1.1],
+        // KRKPA 24.7 MiB (1.7 M positions), KRAKN 26.9 MiB (2.7 M), KRAKPA 30.4 MiB (7.2 M)
+        // with the default metrics, about 10 MiB above the base and their DTC pass
+        // (2026-11-27).
+        dtc_dictionary_bytes: 10.0 * 1048576.0,
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
