@@ -62,6 +62,13 @@ pub const LMR_MOVES: usize = 3;
 pub const DELTA_MARGIN: i32 = 200;
 /// Time kept back on every move for the protocol and process overhead, in milliseconds.
 pub const MOVE_OVERHEAD_MS: u64 = 50;
+/// The moves to go on a clock that does not say (a thirtieth of the clock per move at the
+/// start)...
+pub const MOVES_TO_GO: u64 = 30;
+/// ...one fewer per this many moves played...
+pub const MOVES_TO_GO_STEP: u64 = 4;
+/// ...and never fewer than this (from move 72; s46).
+pub const MOVES_TO_GO_MIN: u64 = 12;
 /// One move never takes more than the remaining clock divided by this.
 pub const MAX_SHARE_OF_CLOCK: u64 = 10;
 /// The soft time limit in percent, by the number of iterations in a row that ended on the
