@@ -44,7 +44,8 @@ pub const RAZOR_MARGIN: i32 = 250;
 pub const PROBCUT_DEPTH: i32 = 5;
 /// ProbCut margin above beta (250, s42; 200 in s41, 150 no better in self-play).
 pub const PROBCUT_MARGIN: i32 = 250;
-/// Futility pruning of quiet moves up to this depth.
+/// Futility pruning of quiet moves up to this depth, counted after the move's late move
+/// reduction (s45).
 pub const FUTILITY_DEPTH: i32 = 5;
 /// Futility margin: base plus per ply. Base 20 (was 80, s20): over the quiet non-checking
 /// moves of 125,250 ccpd positions, the best one raises the static evaluation by at most
