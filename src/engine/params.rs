@@ -44,7 +44,8 @@ pub const RAZOR_MARGIN: i32 = 250;
 pub const PROBCUT_DEPTH: i32 = 5;
 /// ProbCut margin above beta (250, s42; 200 in s41, 150 no better in self-play).
 pub const PROBCUT_MARGIN: i32 = 250;
-/// Futility pruning of quiet moves up to this depth.
+/// Futility pruning of quiet moves up to this depth, counted after the move's late move
+/// reduction (s45).
 pub const FUTILITY_DEPTH: i32 = 5;
 /// Futility margin: base plus per ply. Base 20 (was 80, s20): over the quiet non-checking
 /// moves of 125,250 ccpd positions, the best one raises the static evaluation by at most
@@ -62,6 +63,13 @@ pub const LMR_MOVES: usize = 3;
 pub const DELTA_MARGIN: i32 = 200;
 /// Time kept back on every move for the protocol and process overhead, in milliseconds.
 pub const MOVE_OVERHEAD_MS: u64 = 50;
+/// The moves to go on a clock that does not say (a thirtieth of the clock per move at the
+/// start)...
+pub const MOVES_TO_GO: u64 = 30;
+/// ...one fewer per this many moves played...
+pub const MOVES_TO_GO_STEP: u64 = 4;
+/// ...and never fewer than this (from move 72; s46).
+pub const MOVES_TO_GO_MIN: u64 = 12;
 /// One move never takes more than the remaining clock divided by this.
 pub const MAX_SHARE_OF_CLOCK: u64 = 10;
 /// The soft time limit in percent, by the number of iterations in a row that ended on the

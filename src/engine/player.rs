@@ -6,7 +6,7 @@
 use super::params::DEFAULT_HASH_MB;
 use super::search::{Info, Limits, Memory};
 use super::smp::{self, Job, MAX_THREADS};
-use super::time::{limits, Clock};
+use super::time::{limits_at, Clock};
 use super::tt::Tt;
 use crate::board::{Move, Position};
 use crate::book::{Book, PickMode};
@@ -309,7 +309,7 @@ impl Engine {
             }
         }
         self.notes.extend(note);
-        let lim: Limits = limits(clock);
+        let lim: Limits = limits_at(clock, pos.fullmoves());
         let tb = if self.use_tb { self.tb.as_ref() } else { None };
         let tt = self.tt.get_or_insert_with(|| Tt::new(self.hash_mb));
         let job = Job {

@@ -109,9 +109,6 @@ impl Searcher<'_> {
         let mut tried: arrayvec::ArrayVec<Move, 128> = arrayvec::ArrayVec::new();
         // futility and late-move pruning of quiet moves near the leaves
         let prune_ok = !pv_node && !in_check && !root && alpha.abs() < MATE_BOUND;
-        let futile = prune_ok
-            && depth <= FUTILITY_DEPTH
-            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         let lmp_limit = LMP_BASE + (depth * depth) as usize;
         // a node the table saw exact (a principal-variation node before) is reduced like one
         let pv_like = pv_node || hit.is_some_and(|h| h.bound == Bound::Exact);
@@ -150,35 +147,42 @@ impl Searcher<'_> {
             let ev = self.ev;
             let u = self.make(m);
             let gives_check = *self.checks.last().unwrap_or(&false);
-            if searched > 0 && !capture && !gives_check && prune_ok {
-                let late = depth <= LMP_DEPTH && quiets >= lmp_limit;
-                if futile || late {
-                    self.unmake(m, u, ev);
-                    continue;
-                }
-            }
             let i = searched;
-            searched += 1;
-            if !capture {
-                quiets += 1;
-            }
             let hist = if capture {
                 0
             } else {
                 self.history[m.from().index() * 90 + m.to().index()]
             };
+            // the late move reduction of a late quiet move that gives no check (not in
+            // check): a move whose quiet tries cut off often is reduced less, and more when
+            // they rarely do
+            let reduction = if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check
+            {
+                (lmr(depth, i) + if pv_like { 0 } else { 1 } - hist / (HISTORY_MAX / 2)).max(0)
+            } else {
+                0
+            };
+            if i > 0 && !capture && !gives_check && prune_ok {
+                let late = depth <= LMP_DEPTH && quiets >= lmp_limit;
+                // futility by the depth the move's reduction would leave (s45; was the
+                // node's depth, so a late move deeper than FUTILITY_DEPTH can be futile now)
+                let d = (depth - reduction).max(1);
+                let futile = d <= FUTILITY_DEPTH
+                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * d <= alpha;
+                if futile || late {
+                    self.unmake(m, u, ev);
+                    continue;
+                }
+            }
+            searched += 1;
+            if !capture {
+                quiets += 1;
+            }
             let mut s;
             if i == 0 {
                 s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
             } else {
-                let mut r = 0;
-                if i >= LMR_MOVES && depth >= 3 && !capture && !in_check && !gives_check {
-                    r = lmr(depth, i) + if pv_like { 0 } else { 1 };
-                    // a move whose quiet tries cut off often is reduced less, and more
-                    // when they rarely do
-                    r -= hist / (HISTORY_MAX / 2);
-                    r = r.min(depth - 2).max(0);
-                }
+                let r = reduction.min(depth - 2).max(0);
                 s = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && (r > 0 || pv_node) {
                     s = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
