@@ -1,7 +1,6 @@
 //! Evaluation: material and piece-square tables (every entry a tuned weight:
 //! [`super::pst`]), tapered between middle game and end game by the remaining rooks, horses
-//! and cannons, plus mobility, palace attacks, a king danger that grows with the square of
-//! the attack, cannon files and the king shield. The
+//! and cannons, plus mobility, palace attacks, cannon files and the king shield. The
 //! material and piece-square part is kept incrementally by [`EvalState`] as moves are made
 //! and unmade.
 //!
@@ -13,9 +12,7 @@
 use super::params::{PHASE, PHASE_MAX, TEMPO};
 use super::pst::{folded, pst_index, PST_LEN, W_PST};
 use super::weights::TUNED;
-use crate::board::attacks::{
-    cannon_captures, cannon_quiets, horse_attacks, pawn_attacks, rook_attacks,
-};
+use crate::board::attacks::{cannon_captures, cannon_quiets, horse_attacks, rook_attacks};
 use crate::board::{Bitboard, Color, Move, Piece, Position, Role, Square};
 use std::sync::LazyLock;
 
@@ -133,10 +130,7 @@ pub const W_KING_ATTACK: usize = 29;
 pub const W_HOLLOW_CANNON: usize = 32;
 /// Cannon on the enemy king's file with two pieces between (the central cannon's pressure).
 pub const W_SCREEN_CANNON: usize = 33;
-/// King danger (middle game): the attack units on the enemy palace (see [`danger_units`])
-/// capped and squared, over 8: an attack grows faster than the number of its pieces.
-pub const W_KING_DANGER: usize = 34;
-/// Number of tuned weights: the 35 named in [`PARAM_NAMES`], then the piece-square tables
+/// Number of tuned weights: the 34 named in [`PARAM_NAMES`], then the piece-square tables
 /// ([`super::pst`]).
 pub const NUM_PARAMS: usize = W_PST + PST_LEN;
 
@@ -196,7 +190,6 @@ pub const PARAM_NAMES: [&str; W_PST] = [
     "king_attack_cannon",
     "hollow_cannon",
     "screen_cannon",
-    "king_danger",
 ];
 
 /// Receives the weighted terms of an evaluation: weight `w` times `num / den`, into the
@@ -280,7 +273,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
     let mut attackers = 0;
     // attackers of the palace by kind: horse, rook, cannon
     let mut kinds = [0i32; 3];
-    let mut hollow = 0;
     for sq in pos.pieces(c, Role::Rook) {
         let a = rook_attacks(sq, occ);
         let n = (a & !own).count_ones() as i32;
@@ -323,10 +315,7 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
                 })
                 .count();
             match between {
-                0 => {
-                    t.mg(W_HOLLOW_CANNON, 1);
-                    hollow += 1;
-                }
+                0 => t.mg(W_HOLLOW_CANNON, 1),
                 2 => t.mg(W_SCREEN_CANNON, 1),
                 _ => {}
             }
@@ -339,36 +328,6 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
             }
         }
     }
-    let u = danger_units(pos, c, kinds, hollow);
-    if u > 0 {
-        let u = u.min(DANGER_CAP);
-        t.mg_frac(W_KING_DANGER, u * u, 8);
-    }
-}
-
-/// Attack units at which the king danger stops growing (its coefficient is at most
-/// `DANGER_CAP² / 8`).
-const DANGER_CAP: i32 = 20;
-
-/// The attack units of `c` on the enemy palace: 3 per rook and per horse attacking a palace
-/// square, 2 per cannon capturing into it or hollow on the king's file (`kinds` counts the
-/// horses, rooks and cannons attacking it, `hollow` the hollow cannons), 1 per pawn
-/// stepping into it; when there is any, 2 more per missing enemy advisor and 1 per missing
-/// enemy elephant. 0 when no piece attacks the palace.
-fn danger_units(pos: &Position, c: Color, kinds: [i32; 3], hollow: i32) -> i32 {
-    let zone = palace(!c);
-    let pawns = pos
-        .pieces(c, Role::Pawn)
-        .into_iter()
-        .filter(|&sq| pawn_attacks(c, sq) & zone != 0)
-        .count() as i32;
-    let attack = 3 * kinds[0] + 3 * kinds[1] + 2 * kinds[2] + 2 * hollow + pawns;
-    if attack == 0 {
-        return 0;
-    }
-    let advisors = pos.pieces(!c, Role::Advisor).count() as i32;
-    let elephants = pos.pieces(!c, Role::Elephant).count() as i32;
-    attack + 2 * (2 - advisors).max(0) + (2 - elephants).max(0)
 }
 
 /// The king-shield terms of `c` (after the taper): missing advisors and elephants count
@@ -500,31 +459,6 @@ mod tests {
             evaluate(&p, &s),
             evaluate(&p.mirror(), &EvalState::new(&p.mirror()))
         );
-    }
-
-    /// The king danger grows faster than the attack: a rook, a horse and a cannon aiming at
-    /// a full palace (8 units) score more than three times a rook alone (3 units).
-    #[test]
-    fn king_danger_grows_with_the_square_of_the_attack() {
-        let units = |fen: &str| {
-            let pos = Position::from_fen(fen).expect("test FEN is legal");
-            let mut c = Coefs {
-                mg: [0.0; NUM_PARAMS],
-                eg: [0.0; NUM_PARAMS],
-                flat: [0.0; NUM_PARAMS],
-            };
-            activity(&pos, Color::Red, &mut c);
-            c.mg[W_KING_DANGER]
-        };
-        // the red rook on d7 attacks d8 and the advisor on d9
-        let one = units("2bakab2/9/3R5/9/9/9/9/9/9/3K5 w - - 0 1");
-        // a horse on f6 attacks e8; a cannon on e5 captures on e9 over the elephant on e7
-        let three = units("3akab2/9/3Rb4/5N3/4C4/9/9/9/9/3K5 b - - 0 1");
-        assert_eq!(one, 9.0 / 8.0);
-        assert_eq!(three, 64.0 / 8.0);
-        // and the missing defenders add to the units: two advisors gone, 3 + 4
-        let bare = units("2b1k1b2/9/3R5/9/9/9/9/9/9/3K5 w - - 0 1");
-        assert_eq!(bare, 49.0 / 8.0);
     }
 
     /// The linear form the tuner uses gives the engine's evaluation with the tuned weights,

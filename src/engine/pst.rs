@@ -1,12 +1,12 @@
 //! Piece-square tables as tuned weights: for each role, a middle-game and an end-game table
 //! of 10 ranks (counted from the owner's back rank) by 5 files (the board folded at its
-//! middle file, which a position's mirror image evaluates the same). They follow the 35
+//! middle file, which a position's mirror image evaluates the same). They follow the 34
 //! other weights of [`super::weights::TUNED`]; squares a role never reaches keep 0.
 
 use crate::board::{Color, Role, Square};
 
 /// Index of the first piece-square weight.
-pub const W_PST: usize = 35;
+pub const W_PST: usize = 34;
 /// Squares of one table: 10 ranks by 5 folded files.
 pub const PST_SQUARES: usize = 50;
 /// Number of piece-square weights: 7 roles, middle game and end game.

@@ -1,10 +1,10 @@
 //! The evaluation's tuned weights, in the order of `eval::PARAM_NAMES`, then the
 //! piece-square tables of `pst` (rows of files a-e, edge to middle). Written by
-//! `xqdb tune` (352204 training and 38148 held-out positions of 36905 games, K 1.0221, loss 0.120965 -> 0.114337 training, 0.120232 -> 0.114171 held-out); king_danger set by hand to 4 (h19l: fitted alone it takes 2, held-out loss 0.114214 -> 0.114170 at K 1.0047; 4 played better in self-play).
+//! `xqdb tune` (352204 training and 38148 held-out positions of 36905 games, K 1.0221, loss 0.120965 -> 0.114337 training, 0.120232 -> 0.114171 held-out).
 
 /// The weights the engine plays with.
 #[rustfmt::skip]
-pub const TUNED: [i32; 735] = [
+pub const TUNED: [i32; 734] = [
     153, // advisor_mg
     67,  // advisor_eg
     160, // elephant_mg
@@ -39,7 +39,6 @@ pub const TUNED: [i32; 735] = [
     23,  // king_attack_cannon
     82,  // hollow_cannon
     14,  // screen_cannon
-    4,   // king_danger
        0,    0,    0,   15,   72, // pst_king_mg_r0
        0,    0,    0,  -79,   -7, // pst_king_mg_r1
        0,    0,    0, -228,  -99, // pst_king_mg_r2
