@@ -222,9 +222,10 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     // the DTC file of a small table tries a trained dictionary (see `file::tries_dictionary`)
     let dtc_block = crate::tablebase::dtc_code::BLOCK_PARAMS.0;
     let dtc_blocks = positions.div_ceil(dtc_block as u64) as usize;
-    let dictionary = match crate::tablebase::file::tries_dictionary(dtc_block, dtc_blocks) {
-        true => p.dtc_dictionary_bytes,
-        false => 0.0,
+    let dictionary = if crate::tablebase::file::tries_dictionary(dtc_block, dtc_blocks) {
+        p.dtc_dictionary_bytes
+    } else {
+        0.0
     };
     let state = generation.max(p.dtc_bytes_per_position[layout] * pos + gen_subs + dictionary);
     Ok(TableCost {
