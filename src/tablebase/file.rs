@@ -212,6 +212,48 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
 /// [`write_streamed`]): the compressed blocks held in memory are at most this many.
 const WRITE_BATCH_BLOCKS: usize = 16;
 
+/// Resident bytes of one compression context of the WDL or DTM file (level 13 or 15 on
+/// blocks of 256 KiB; measured: 8.5 MiB for two, see [`write_threads`]).
+const CONTEXT_BYTES: u64 = 17 << 18;
+
+/// Tables of at least this many positions (both sides to move) always compress their WDL
+/// and DTM files with every worker (see [`write_threads`]): the contexts of the others are
+/// then at most 0.1 bytes per position, and their write's time counts (KRNKR's 53 M
+/// positions: a few seconds).
+const PARALLEL_WRITE_POSITIONS: u64 = 40_000_000;
+
+/// The threads that compress the WDL and DTM files of a table of `positions` (both sides
+/// to move; see [`write_streamed`]): every worker of the pool, unless the table is small
+/// and their contexts (one each, [`CONTEXT_BYTES`]) would raise the process's peak memory
+/// (the small table alone, whose files phase is then its peak: KCABKC's 18 M positions by
+/// 7 MiB over its generation); then one, the files one after the other (the same bytes,
+/// in about twice the time of a write that takes a second or two). In a closure, the
+/// tables after a bigger one keep writing in parallel under its peak.
+fn write_threads(positions: u64) -> usize {
+    let pool = rayon::current_num_threads().max(1);
+    if pool == 1 || positions >= PARALLEL_WRITE_POSITIONS {
+        return pool;
+    }
+    match resident() {
+        Some((now, peak)) if now + pool as u64 * CONTEXT_BYTES > peak => 1,
+        _ => pool,
+    }
+}
+
+/// This process's resident bytes now and at its peak (VmRSS and VmHWM), where known.
+fn resident() -> Option<(u64, u64)> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
 thread_local! {
     /// One compression context per worker thread for the whole file: rayon's `map_init`
     /// makes one per split job, and the many large contexts it allocates and frees raise
@@ -312,8 +354,12 @@ fn write_both(
             max_dtm,
             bytes,
         });
+    let threads = write_threads(2 * table.values[0].len() as u64);
+    if super::generate::phases() {
+        eprintln!("{} files: {threads} compressing", table.material);
+    }
     let mut pending = Vec::new();
-    if let Err(e) = write_streamed(dir, &files, written, &mut pending) {
+    if let Err(e) = write_streamed(dir, &files, threads, written, &mut pending) {
         discard(&pending);
         return Err(e);
     }
@@ -508,13 +554,23 @@ fn write_content(
             .map_err(|e| io(&path, e))?;
         let plain_size: usize = plain.iter().map(|b| b.len()).sum();
         let mut blocks = plain;
+        // the samples (every `step`-th block's content) in one buffer, as
+        // `zstd::dict::from_samples` would join them (an encoded block is at most a byte
+        // longer than its positions), freed before the blocks are compressed again with the
+        // dictionary
         let step = (nblocks / 64).max(1);
-        let samples: Vec<Vec<u8>> = (0..nblocks)
-            .step_by(step)
-            .map(|k| block_content(c, k * block as usize..((k + 1) * block as usize).min(total)))
-            .collect::<std::io::Result<_>>()
-            .map_err(|e| io(&path, e))?;
-        if let Ok(d) = zstd::dict::from_samples(&samples, 16 * 1024) {
+        let range = |k: usize| k * block as usize..((k + 1) * block as usize).min(total);
+        let bound = (0..nblocks).step_by(step).map(|k| range(k).len() + 1).sum();
+        let mut data = Vec::with_capacity(bound);
+        let mut sizes = Vec::new();
+        for k in (0..nblocks).step_by(step) {
+            let sample = block_content(c, range(k)).map_err(|e| io(&path, e))?;
+            data.extend_from_slice(&sample);
+            sizes.push(sample.len());
+        }
+        let trained = zstd::dict::from_continuous(&data, &sizes, 16 * 1024);
+        drop(data);
+        if let Ok(d) = trained {
             let with = compress_blocks(c, block as usize, level, Some(&d), all);
             if let Ok(with) = with {
                 let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();

@@ -98,16 +98,17 @@ pub(super) fn compress_block(
 /// Write the files of `files` (blocks of at least 64K positions: no dictionary) under
 /// temporary names (flushed to disk), added to `pending`, their sizes into `written`.
 ///
-/// Their blocks, the first file's then the next's, are one stream of jobs: each of the pool's
-/// worth of threads takes the next block as soon as it is done with one, and the calling
-/// thread writes the compressed blocks in order. So every core stays busy to the last
-/// block of the last file (a parallel pass per batch of blocks leaves one idle at the end
-/// of each batch), and at most [`WRITE_BATCH_BLOCKS`] compressed blocks wait in memory (a
-/// thread ahead by that many waits). A thread changes its compression context only where
-/// the files' levels change.
+/// Their blocks, the first file's then the next's, are one stream of jobs: each of `threads`
+/// threads (see [`super::write_threads`]) takes the next block as soon as it is done with
+/// one, and the calling thread writes the compressed blocks in order. So every core stays
+/// busy to the last block of the last file (a parallel pass per batch of blocks leaves one
+/// idle at the end of each batch), and at most [`WRITE_BATCH_BLOCKS`] compressed blocks wait
+/// in memory (a thread ahead by that many waits). A thread changes its compression context
+/// only where the files' levels change. The bytes written do not depend on `threads`.
 pub(super) fn write_streamed(
     dir: &Path,
     files: &[Content<'_>],
+    threads: usize,
     written: &mut Written,
     pending: &mut Vec<crate::tablebase::commit::Pending>,
 ) -> Result<(), FileError> {
@@ -179,7 +180,7 @@ pub(super) fn write_streamed(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::Mutex::new((0usize, false));
     let moved = std::sync::Condvar::new();
-    let threads = rayon::current_num_threads().max(1);
+    let threads = threads.max(1);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, std::io::Result<Vec<u8>>)>();
     // what the threads read of each file: positions per block and zstd level
     let layout: Vec<(usize, i32)> = outs.iter().map(|o| (o.block, o.level)).collect();

@@ -47,12 +47,21 @@ use crate::board::rules::RuleSet;
 use crate::board::{Color, Role};
 use crate::index::Material;
 
+/// What a `gen` process holds besides its tables: the process and its thread pool (the
+/// bare process, `gen KRK`, 7.6 to 7.9 MiB, most of it the program's code, see
+/// [`memory`](self)) and the file writer's compression contexts next to the values (a
+/// level-15 context on the WDL file's 256 KiB blocks 3.9 MiB, the DTM file's level-13 one
+/// under 1 MiB: one context in a table under 40 M positions whose files phase would else
+/// set its peak, KCABKC's 33.2 MiB; two, 7.8 MiB, in a bigger table, whose peak is then
+/// mostly its generation's, see `file::write_threads`; a checkpoint's save a few MiB); so 14
+/// MiB. The plan's base ([`crate::tablebase::plan::Params::base_bytes`]) and the
+/// out-of-core decision ([`BASE_BYTES`]) use this one figure.
+pub const PROCESS_BYTES: u64 = 14 << 20;
+
 /// What a `gen` process holds besides a table's generation state, for the out-of-core
-/// decision: the process, thread pool and compression buffers (measured: the bare process
-/// 7.2 MiB, the file writer's two zstd contexts up to 8.5 MiB more), and the bound of the
-/// sub-table block cache (two bits a position, see [`subs`](super::subs); KPABKPA's fill
-/// 2.4 MiB of it).
-pub const BASE_BYTES: u64 = (16 << 20) + params::SUB_CACHE_BYTES as u64;
+/// decision: [`PROCESS_BYTES`] and the bound of the sub-table block cache (two bits a
+/// position, see [`subs`](super::subs); KPABKPA's fill 2.4 MiB of it).
+pub const BASE_BYTES: u64 = PROCESS_BYTES + params::SUB_CACHE_BYTES as u64;
 
 /// Bytes of the DTC pass's state for a table of index size `n` (its out-of-core decision),
 /// both sides to move: a decided bit per position with its lean rank counts (an eighth of

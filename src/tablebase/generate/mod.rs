@@ -56,7 +56,7 @@ pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
 pub use dtc_out::{generate_dtc, generate_dtc_bytes, StoredDtc};
 pub use dtc_rounds::RuleRounds;
 use memory::{capdraw_in_value, max_moves};
-pub use memory::{dtc_state_bytes, state_bytes, BASE_BYTES};
+pub use memory::{dtc_state_bytes, state_bytes, BASE_BYTES, PROCESS_BYTES};
 pub use start::asymmetry;
 use start::asymmetry_of;
 
@@ -449,7 +449,7 @@ pub fn generate_sparse(
 
 /// Whether the generator reports its phases (timings and counts) on standard error: the
 /// measuring aid `XQDB_PHASES` set in the environment (read once).
-pub(super) fn phases() -> bool {
+pub(crate) fn phases() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("XQDB_PHASES").is_some())
 }

@@ -94,8 +94,10 @@ impl Params {
         // (`gen KRK`) 7.2 MiB, about 5 of it the program's own pages; the file writer's two
         // zstd contexts (level 15 on 256 KiB blocks) up to 8.5 MiB more (KCABKC), fewer when
         // the blocks shrink to little: KPKP 13.6 MiB, KCABKC 36.7 MiB with 17.3 MiB of
-        // values, KRABKAABB 46.4 MiB with 30.3 MiB; so 14 MiB.
-        base_bytes: 14.0 * 1048576.0,
+        // values, KRABKAABB 46.4 MiB with 30.3 MiB; so 14 MiB. Since a small table's files
+        // are compressed with one context (2026-11-27): the generator's figure
+        // (`generate::PROCESS_BYTES`), which its out-of-core decision uses too.
+        base_bytes: crate::tablebase::generate::PROCESS_BYTES as f64,
         // Since the compact layout (2026-11-26, `--metrics wdl,dtm`): KRNKAABB alone
         // 100.4 MiB (1.0 bytes per position besides the base; 183.7 MiB, 2.0, before);
         // with rule rounds KRNKR alone 120.1 MiB (2.05; 123.9 MiB, 2.12, before the
