@@ -212,8 +212,9 @@ pub fn block_params(metric: Metric) -> (u32, i32) {
 /// [`write_streamed`]): the compressed blocks held in memory are at most this many.
 const WRITE_BATCH_BLOCKS: usize = 16;
 
-/// Resident bytes of one compression context of the WDL or DTM file (level 13 or 15 on
-/// blocks of 256 KiB; measured: 8.5 MiB for two, see [`write_threads`]).
+/// Resident bytes of one compression context of the WDL or DTM file, at most (level 15 on
+/// the WDL file's blocks of 256 KiB; measured: 8.5 MiB for two, 3.9 MiB for one on KCABKC;
+/// the DTM file's level 13 under 1 MiB), for [`write_threads`].
 const CONTEXT_BYTES: u64 = 17 << 18;
 
 /// Tables of at least this many positions (both sides to move) always compress their WDL
