@@ -171,10 +171,8 @@ impl FileCheckpoint {
         }
         head.extend_from_slice(&(jobs.len() as u32).to_le_bytes());
         let tmp = super::file::temp_path(&path);
-        // a frame per thread at a time: a save adds about 2 MiB per thread to the peak
-        // (the raw frame and its compressed bytes; KCAAKCAA's peak is a save in its rule
-        // rounds)
-        let batch = rayon::current_num_threads();
+        // a few frames per thread at a time: the memory of a save stays a few MiB
+        let batch = 2 * rayon::current_num_threads();
         let mut size = 0u64;
         let mut write = || -> std::io::Result<()> {
             let mut f = std::io::BufWriter::new(fs::File::create(&tmp)?);
