@@ -26,6 +26,14 @@ pub const MAX_MOVES: usize = 128;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 trait Sink {
+    /// Whether [`Sink::mask`] restricts the targets (false: every target is wanted, and
+    /// the mask is not asked).
+    const MASKED: bool = false;
+    /// The targets wanted of the piece on `from` (asked only when `MASKED`).
+    #[inline(always)]
+    fn mask(&self, _from: Square) -> u128 {
+        FULL_MASK
+    }
     fn one(&mut self, m: Move);
     fn many(&mut self, from: Square, targets: u128);
     fn done(&self) -> bool;
@@ -56,6 +64,43 @@ impl Sink for ListSink<'_> {
             t &= t - 1;
             let _ = self.0.try_push(Move::new(from, to));
         }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// Lists the moves of the pieces on `free` and the others' moves to `to` (for horses, also
+/// to `horse_to`; `horses` are the mover's horses).
+struct MaskedSink<'a> {
+    list: &'a mut MoveList,
+    free: u128,
+    to: u128,
+    horses: u128,
+    horse_to: u128,
+}
+
+impl Sink for MaskedSink<'_> {
+    const MASKED: bool = true;
+    #[inline(always)]
+    fn mask(&self, from: Square) -> u128 {
+        let b = from.bit();
+        if self.free & b != 0 {
+            FULL_MASK
+        } else if self.horses & b != 0 {
+            self.to | self.horse_to
+        } else {
+            self.to
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        ListSink(self.list).one(m);
+    }
+    #[inline(always)]
+    fn many(&mut self, from: Square, targets: u128) {
+        ListSink(self.list).many(from, targets);
     }
     #[inline(always)]
     fn done(&self) -> bool {
@@ -150,6 +195,24 @@ impl Position {
     pub fn quiet_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_roles(Targets::Quiets, 0x7F, None, &mut ListSink(&mut list));
+        list
+    }
+
+    /// The quiet legal moves of the pieces on `free`, and the other quiet legal moves that
+    /// reach a point of `to` or, for a horse, of `horse_to`: those of
+    /// [`Position::quiet_moves`] that pass this test, in the same order, without generating
+    /// the others (quiescence's candidates for a check: [`crate::engine::check_filter`]).
+    pub fn quiet_moves_within(&self, free: u128, to: u128, horse_to: u128) -> MoveList {
+        let mut list = MoveList::new();
+        let horses = self.by_color[self.turn.index()] & self.by_role[Role::Horse.index()];
+        let mut sink = MaskedSink {
+            list: &mut list,
+            free,
+            to,
+            horses,
+            horse_to,
+        };
+        self.generate_roles(Targets::Quiets, 0x7F, None, &mut sink);
         list
     }
 
@@ -338,6 +401,11 @@ impl Position {
         ctx: (Square, u128, u128, u128),
     ) {
         let (ksq, occ, enemy, zone) = ctx;
+        let targets = if S::MASKED {
+            targets & sink.mask(from)
+        } else {
+            targets
+        };
         if targets == 0 {
             return;
         }
