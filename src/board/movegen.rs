@@ -12,8 +12,9 @@
 //! is dropped untested.
 
 use super::attacks::{
-    cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks, rook_attacks,
-    ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
+    cannon_attacks, cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks,
+    rook_attacks, ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES,
+    RAYS,
 };
 use super::bitboard::FULL_MASK;
 use super::{Move, Position, Role, Square};
@@ -213,6 +214,22 @@ impl Position {
             horse_to,
         };
         self.generate_roles(Targets::Quiets, 0x7F, None, &mut sink);
+        list
+    }
+
+    /// [`Position::legal_moves`] with the check told: `in_check` must be whether the side
+    /// to move is in check (a wrong answer gives wrong moves), which the search knows.
+    pub fn legal_moves_told(&self, in_check: bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_roles(Targets::All, 0x7F, Some(in_check), &mut ListSink(&mut list));
+        list
+    }
+
+    /// [`Position::capture_moves`] with the check told, as [`Position::legal_moves_told`].
+    pub fn capture_moves_told(&self, in_check: bool) -> MoveList {
+        let mut list = MoveList::new();
+        let mut sink = ListSink(&mut list);
+        self.generate_roles(Targets::Captures, 0x7F, Some(in_check), &mut sink);
         list
     }
 
@@ -487,13 +504,14 @@ impl Position {
             return;
         }
         for from in super::Bitboard::from_bits(r[Role::Cannon.index()] & only(Role::Cannon)) {
-            let mut t = 0;
-            if kind != Targets::Quiets {
-                t |= cannon_captures(from, occ) & enemy;
-            }
-            if kind != Targets::Captures {
-                t |= rook_attacks(from, occ) & !occ;
-            }
+            let t = match kind {
+                Targets::All => {
+                    let (q, x) = cannon_attacks(from, occ);
+                    q | (x & enemy)
+                }
+                Targets::Captures => cannon_captures(from, occ) & enemy,
+                Targets::Quiets => rook_attacks(from, occ) & !occ,
+            };
             self.emit(sink, from, t, slow, danger, ctx);
         }
         if sink.done() {

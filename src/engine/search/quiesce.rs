@@ -30,13 +30,13 @@ impl Searcher<'_> {
         // no stand-pat when in check: every move is searched
         let stand = if in_check { -INF } else { self.eval() };
         let mut moves = if in_check {
-            self.pos.legal_moves()
+            self.pos.legal_moves_told(true)
         } else {
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
-            self.pos.capture_moves()
+            self.pos.capture_moves_told(false)
         };
         if in_check && moves.is_empty() {
             return -MATE + ply;
