@@ -14,7 +14,7 @@
 //!
 //! [`CheckZone::candidates`] generates only the quiet moves that pass this test, and
 //! [`Position::gives_check`] tells on the bitboards whether one of them checks, without
-//! playing it (s47: a speed change, the same tree).
+//! playing it (s48: a speed change, the same tree).
 
 use crate::board::attacks::{HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC};
 use crate::board::{Bitboard, Move, MoveList, Position, Role};
