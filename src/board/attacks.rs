@@ -5,7 +5,7 @@
 //! decreasing ones. Horses, elephants, advisors, kings and pawns use small per-square
 //! tables; horse legs and elephant eyes are checked against the occupancy.
 
-use super::{Bitboard, Color, Square};
+use super::{Bitboard, Color, Role, Square};
 
 /// Ray directions: North (+rank), East (+file), South, West.
 pub const NORTH: usize = 0;
@@ -314,6 +314,64 @@ pub fn first_blocker(sq: Square, dir: usize, occ: u128) -> Option<Square> {
     Some(unsafe { Square::new_unchecked(nearest_on_ray(b, dir) as u8) })
 }
 
+/// The attack test of [`super::Position::attacked_with`] on the role bitboards `r` (those of the
+/// position, or those a move would leave).
+#[inline(always)]
+pub(crate) fn attacked_on(r: &[u128; 7], sq: Square, by: Color, occ: u128, theirs: u128) -> bool {
+    if PAWN_ATTACKERS[by.index()][sq.index()] & r[Role::Pawn.index()] & theirs != 0 {
+        return true;
+    }
+    let horses = r[Role::Horse.index()] & theirs;
+    if horses != 0 {
+        let legs = &HORSE_ATTACKER_LEG[sq.index()];
+        let srcs = &HORSE_ATTACKER_SRC[sq.index()];
+        for i in 0..4 {
+            if srcs[i] & horses != 0 && legs[i] & occ == 0 {
+                return true;
+            }
+        }
+    }
+    let rooks = r[Role::Rook.index()] & theirs;
+    let cannons = r[Role::Cannon.index()] & theirs;
+    let king = r[Role::King.index()] & theirs;
+    if (rooks | cannons | king) & LINES[sq.index()] == 0 {
+        return false;
+    }
+    let rays = &RAYS[sq.index()];
+    for (dir, &ray) in rays.iter().enumerate() {
+        let sliders = (rooks | cannons | if dir & 1 == 0 { king } else { 0 }) & ray;
+        if sliders == 0 {
+            continue;
+        }
+        let b = ray & occ;
+        let s1 = if dir < 2 {
+            b.trailing_zeros()
+        } else {
+            127 - b.leading_zeros()
+        };
+        let s1b = 1u128 << s1;
+        if s1b & (rooks | if dir & 1 == 0 { king } else { 0 }) != 0 {
+            return true;
+        }
+        if cannons & ray == 0 {
+            continue;
+        }
+        let b2 = RAYS[s1 as usize][dir] & occ;
+        if b2 == 0 {
+            continue;
+        }
+        let s2 = if dir < 2 {
+            b2.trailing_zeros()
+        } else {
+            127 - b2.leading_zeros()
+        };
+        if cannons & (1u128 << s2) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
 /// Squares a rook on `sq` attacks (up to and including the first blocker each way).
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: u128) -> u128 {
@@ -367,6 +425,30 @@ pub fn cannon_captures(sq: Square, occ: u128) -> u128 {
         }
     }
     att
+}
+
+/// A cannon's quiet targets and captures at once ([`cannon_quiets`], [`cannon_captures`]):
+/// one walk along each ray for both.
+#[inline(always)]
+pub fn cannon_attacks(sq: Square, occ: u128) -> (u128, u128) {
+    let rays = &RAYS[sq.index()];
+    let mut quiets = 0u128;
+    let mut captures = 0u128;
+    for (dir, &ray) in rays.iter().enumerate() {
+        let b = ray & occ;
+        if b == 0 {
+            quiets |= ray;
+            continue;
+        }
+        let screen = nearest_on_ray(b, dir);
+        let beyond = RAYS[screen as usize][dir];
+        quiets |= ray ^ beyond ^ (1u128 << screen);
+        let b2 = beyond & occ;
+        if b2 != 0 {
+            captures |= 1u128 << nearest_on_ray(b2, dir);
+        }
+    }
+    (quiets, captures)
 }
 
 /// Squares a horse on `sq` attacks given the occupancy (legs checked).

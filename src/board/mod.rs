@@ -13,6 +13,7 @@ mod position;
 pub mod retro;
 pub mod rules;
 mod setup;
+mod sink;
 mod square;
 pub mod zobrist;
 

@@ -12,10 +12,12 @@
 //! is dropped untested.
 
 use super::attacks::{
-    cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks, rook_attacks,
-    ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES, RAYS,
+    cannon_attacks, cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks,
+    rook_attacks, ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES,
+    RAYS,
 };
 use super::bitboard::FULL_MASK;
+use super::sink::{AnySink, CountCapturesSink, CountSink, ListSink, MaskedSink, Sink};
 use super::{Move, Position, Role, Square};
 use arrayvec::ArrayVec;
 
@@ -25,98 +27,12 @@ pub const MAX_MOVES: usize = 128;
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-trait Sink {
-    fn one(&mut self, m: Move);
-    fn many(&mut self, from: Square, targets: u128);
-    fn done(&self) -> bool;
-}
-
 /// Which destinations a generation produces.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Targets {
     All,
     Captures,
     Quiets,
-}
-
-struct ListSink<'a>(&'a mut MoveList);
-
-impl Sink for ListSink<'_> {
-    #[inline(always)]
-    fn one(&mut self, m: Move) {
-        // Never more than MAX_MOVES moves: bounded by the piece counts of the game.
-        let _ = self.0.try_push(m);
-    }
-    #[inline(always)]
-    fn many(&mut self, from: Square, targets: u128) {
-        let mut t = targets;
-        while t != 0 {
-            // SAFETY: target bitboards only have bits below 90.
-            let to = unsafe { Square::new_unchecked(t.trailing_zeros() as u8) };
-            t &= t - 1;
-            let _ = self.0.try_push(Move::new(from, to));
-        }
-    }
-    #[inline(always)]
-    fn done(&self) -> bool {
-        false
-    }
-}
-
-struct CountSink(usize);
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 += 1;
-    }
-    #[inline(always)]
-    fn many(&mut self, _: Square, targets: u128) {
-        self.0 += targets.count_ones() as usize;
-    }
-    #[inline(always)]
-    fn done(&self) -> bool {
-        false
-    }
-}
-
-/// Counts every legal move and lists the captures (enemy pieces: the bits of `.2`).
-struct CountCapturesSink<'a>(usize, &'a mut MoveList, u128);
-
-impl Sink for CountCapturesSink<'_> {
-    #[inline(always)]
-    fn one(&mut self, m: Move) {
-        self.0 += 1;
-        if self.2 & m.to().bit() != 0 {
-            let _ = self.1.try_push(m);
-        }
-    }
-    #[inline(always)]
-    fn many(&mut self, from: Square, targets: u128) {
-        self.0 += targets.count_ones() as usize;
-        ListSink(self.1).many(from, targets & self.2);
-    }
-    #[inline(always)]
-    fn done(&self) -> bool {
-        false
-    }
-}
-
-struct AnySink(bool);
-
-impl Sink for AnySink {
-    #[inline(always)]
-    fn one(&mut self, _: Move) {
-        self.0 = true;
-    }
-    #[inline(always)]
-    fn many(&mut self, _: Square, targets: u128) {
-        self.0 |= targets != 0;
-    }
-    #[inline(always)]
-    fn done(&self) -> bool {
-        self.0
-    }
 }
 
 impl Position {
@@ -150,6 +66,40 @@ impl Position {
     pub fn quiet_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_roles(Targets::Quiets, 0x7F, None, &mut ListSink(&mut list));
+        list
+    }
+
+    /// The quiet legal moves of the pieces on `free`, and the other quiet legal moves that
+    /// reach a point of `to` or, for a horse, of `horse_to`: those of
+    /// [`Position::quiet_moves`] that pass this test, in the same order, without generating
+    /// the others (quiescence's candidates for a check: [`crate::engine::check_filter`]).
+    pub fn quiet_moves_within(&self, free: u128, to: u128, horse_to: u128) -> MoveList {
+        let mut list = MoveList::new();
+        let horses = self.by_color[self.turn.index()] & self.by_role[Role::Horse.index()];
+        let mut sink = MaskedSink {
+            list: &mut list,
+            free,
+            to,
+            horses,
+            horse_to,
+        };
+        self.generate_roles(Targets::Quiets, 0x7F, None, &mut sink);
+        list
+    }
+
+    /// [`Position::legal_moves`] with the check told: `in_check` must be whether the side
+    /// to move is in check (a wrong answer gives wrong moves), which the search knows.
+    pub fn legal_moves_told(&self, in_check: bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_roles(Targets::All, 0x7F, Some(in_check), &mut ListSink(&mut list));
+        list
+    }
+
+    /// [`Position::capture_moves`] with the check told, as [`Position::legal_moves_told`].
+    pub fn capture_moves_told(&self, in_check: bool) -> MoveList {
+        let mut list = MoveList::new();
+        let mut sink = ListSink(&mut list);
+        self.generate_roles(Targets::Captures, 0x7F, Some(in_check), &mut sink);
         list
     }
 
@@ -338,6 +288,11 @@ impl Position {
         ctx: (Square, u128, u128, u128),
     ) {
         let (ksq, occ, enemy, zone) = ctx;
+        let targets = if S::MASKED {
+            targets & sink.mask(from)
+        } else {
+            targets
+        };
         if targets == 0 {
             return;
         }
@@ -419,13 +374,14 @@ impl Position {
             return;
         }
         for from in super::Bitboard::from_bits(r[Role::Cannon.index()] & only(Role::Cannon)) {
-            let mut t = 0;
-            if kind != Targets::Quiets {
-                t |= cannon_captures(from, occ) & enemy;
-            }
-            if kind != Targets::Captures {
-                t |= rook_attacks(from, occ) & !occ;
-            }
+            let t = match kind {
+                Targets::All => {
+                    let (q, x) = cannon_attacks(from, occ);
+                    q | (x & enemy)
+                }
+                Targets::Captures => cannon_captures(from, occ) & enemy,
+                Targets::Quiets => rook_attacks(from, occ) & !occ,
+            };
             self.emit(sink, from, t, slow, danger, ctx);
         }
         if sink.done() {

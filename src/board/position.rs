@@ -1,7 +1,7 @@
 //! A validated position with bitboards, incremental Zobrist keys and make/unmake.
 
 use super::attacks::{
-    self, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS, RAYS,
+    self, attacked_on, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS, RAYS,
 };
 use super::zobrist::{piece_key, side_key};
 use super::{Bitboard, Color, Move, Piece, PositionError, Role, Setup, Square};
@@ -297,59 +297,27 @@ impl Position {
     /// pieces still on the board (a captured attacker is removed from `theirs`).
     #[inline(always)]
     pub(crate) fn attacked_with(&self, sq: Square, by: Color, occ: u128, theirs: u128) -> bool {
-        let r = &self.by_role;
-        if PAWN_ATTACKERS[by.index()][sq.index()] & r[Role::Pawn.index()] & theirs != 0 {
-            return true;
-        }
-        let horses = r[Role::Horse.index()] & theirs;
-        if horses != 0 {
-            let legs = &HORSE_ATTACKER_LEG[sq.index()];
-            let srcs = &HORSE_ATTACKER_SRC[sq.index()];
-            for i in 0..4 {
-                if srcs[i] & horses != 0 && legs[i] & occ == 0 {
-                    return true;
-                }
-            }
-        }
-        let rooks = r[Role::Rook.index()] & theirs;
-        let cannons = r[Role::Cannon.index()] & theirs;
-        let king = r[Role::King.index()] & theirs;
-        if (rooks | cannons | king) & attacks::LINES[sq.index()] == 0 {
+        attacked_on(&self.by_role, sq, by, occ, theirs)
+    }
+
+    /// True when the move `m` (legal here) gives check, tested on the bitboards the move
+    /// would leave, without playing it: the same answer as `in_check` after the move.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.board[from.index()] else {
             return false;
+        };
+        let (fb, tb) = (from.bit(), to.bit());
+        let mut roles = self.by_role;
+        roles[p.role.index()] ^= fb | tb;
+        if let Some(c) = self.board[to.index()] {
+            roles[c.role.index()] ^= tb;
         }
-        let rays = &RAYS[sq.index()];
-        for (dir, &ray) in rays.iter().enumerate() {
-            let sliders = (rooks | cannons | if dir & 1 == 0 { king } else { 0 }) & ray;
-            if sliders == 0 {
-                continue;
-            }
-            let b = ray & occ;
-            let s1 = if dir < 2 {
-                b.trailing_zeros()
-            } else {
-                127 - b.leading_zeros()
-            };
-            let s1b = 1u128 << s1;
-            if s1b & (rooks | if dir & 1 == 0 { king } else { 0 }) != 0 {
-                return true;
-            }
-            if cannons & ray == 0 {
-                continue;
-            }
-            let b2 = RAYS[s1 as usize][dir] & occ;
-            if b2 == 0 {
-                continue;
-            }
-            let s2 = if dir < 2 {
-                b2.trailing_zeros()
-            } else {
-                127 - b2.leading_zeros()
-            };
-            if cannons & (1u128 << s2) != 0 {
-                return true;
-            }
-        }
-        false
+        let us = self.turn;
+        let ours = (self.by_color[us.index()] & !fb) | tb;
+        let occ = ((self.by_color[0] | self.by_color[1]) & !fb) | tb;
+        attacked_on(&roles, self.king(!us), us, occ, ours)
     }
 
     /// The pieces of `by` (within `theirs`) that attack `sq` on the occupancy `occ`: pawns,

@@ -12,7 +12,7 @@
 use super::params::{PHASE, PHASE_MAX, TEMPO};
 use super::pst::{folded, pst_index, PST_LEN, W_PST};
 use super::weights::TUNED;
-use crate::board::attacks::{cannon_captures, cannon_quiets, horse_attacks, rook_attacks};
+use crate::board::attacks::{cannon_attacks, horse_attacks, rook_attacks, NORTH, RAYS, SOUTH};
 use crate::board::{Bitboard, Color, Move, Piece, Position, Role, Square};
 use std::sync::LazyLock;
 
@@ -294,8 +294,7 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
         }
     }
     for sq in pos.pieces(c, Role::Cannon) {
-        let q = cannon_quiets(sq, occ);
-        let x = cannon_captures(sq, occ);
+        let (q, x) = cannon_attacks(sq, occ);
         let n = (q.count_ones() + (x & !own).count_ones()) as i32;
         t.mg(W_MOBILITY + 4, n - 6);
         t.eg(W_MOBILITY + 5, n - 6);
@@ -304,17 +303,15 @@ fn activity(pos: &Position, c: Color, t: &mut impl Terms) {
             kinds[2] += 1;
         }
         if sq.file() == king.file() {
-            let (lo, hi) = if sq.rank() < king.rank() {
-                (sq.rank(), king.rank())
+            // the points strictly between the cannon and the king: the cannon's ray towards
+            // the king less the king's own ray on, and the king
+            let dir = if sq.rank() < king.rank() {
+                NORTH
             } else {
-                (king.rank(), sq.rank())
+                SOUTH
             };
-            let between = (lo + 1..hi)
-                .filter(|&r| {
-                    Square::from_coords(sq.file(), r).is_some_and(|s| pos.piece_at(s).is_some())
-                })
-                .count();
-            match between {
+            let gap = RAYS[sq.index()][dir] ^ RAYS[king.index()][dir] ^ king.bit();
+            match (gap & occ).count_ones() {
                 0 => t.mg(W_HOLLOW_CANNON, 1),
                 2 => t.mg(W_SCREEN_CANNON, 1),
                 _ => {}

@@ -44,6 +44,38 @@ fn unpack(d: u64) -> (u16, i16, i8, u8, u8) {
     )
 }
 
+/// Ask the kernel to back the vector's reserved memory (not yet written) with huge pages
+/// where it can: every probe of a table of many MiB lands on a page of its own, and with
+/// 4 KiB pages each one missed the address translation cache (a page walk per node: about
+/// a tenth of the search's time). Only a hint, on Linux only: a refusal changes nothing.
+fn advise_huge_pages(slots: &Vec<Slot>) {
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = slots.capacity() * std::mem::size_of::<Slot>();
+        // a table smaller than two huge pages has no huge page in it to gain
+        if bytes < 4 << 20 {
+            return;
+        }
+        // SAFETY: sysconf has no preconditions
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as usize,
+            _ => return,
+        };
+        let start = (slots.as_ptr() as usize).next_multiple_of(page);
+        let end = (slots.as_ptr() as usize + bytes) / page * page;
+        if end > start {
+            // SAFETY: [start, end) lies inside the vector's allocation, page-aligned;
+            // MADV_HUGEPAGE changes only how the kernel backs those pages, never their
+            // contents or addresses (the result is ignored: the advice is optional)
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
+}
+
 /// A hit.
 #[derive(Copy, Clone, Debug)]
 pub struct Hit {
@@ -67,9 +99,10 @@ impl Tt {
     /// A table of about `mb` MiB (at least 1). Aborts when the memory cannot be had: see
     /// [`Tt::try_new`] for sizes that come from a user.
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
-        let mut slots = Vec::new();
-        slots.resize_with(n.max(1024), Slot::default);
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Slot>()).max(1024);
+        let mut slots = Vec::with_capacity(n);
+        advise_huge_pages(&slots);
+        slots.resize_with(n, Slot::default);
         Tt {
             slots,
             age: AtomicU8::new(0),
@@ -87,6 +120,7 @@ impl Tt {
         slots
             .try_reserve_exact(n)
             .map_err(|_| format!("cannot allocate a hash table of {mb} MiB"))?;
+        advise_huge_pages(&slots);
         slots.resize_with(n, Slot::default);
         Ok(Tt {
             slots,

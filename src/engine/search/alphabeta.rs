@@ -124,7 +124,7 @@ impl Searcher<'_> {
             } else {
                 if !generated {
                     generated = true;
-                    let mut moves = self.pos.legal_moves();
+                    let mut moves = self.pos.legal_moves_told(in_check);
                     if root && !self.banned.is_empty() {
                         moves.retain(|m| !self.banned.contains(m));
                     }

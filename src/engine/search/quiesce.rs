@@ -30,13 +30,13 @@ impl Searcher<'_> {
         // no stand-pat when in check: every move is searched
         let stand = if in_check { -INF } else { self.eval() };
         let mut moves = if in_check {
-            self.pos.legal_moves()
+            self.pos.legal_moves_told(true)
         } else {
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
-            self.pos.capture_moves()
+            self.pos.capture_moves_told(false)
         };
         if in_check && moves.is_empty() {
             return -MATE + ply;
@@ -70,16 +70,10 @@ impl Searcher<'_> {
         }
         if checks && !in_check && best < beta {
             let zone = CheckZone::new(&self.pos);
-            for m in self.pos.quiet_moves() {
-                // (legal moves: a cheap test of the squares, then one on the board, before
-                // the full move)
-                if !zone.may_check(&self.pos, m) {
-                    continue;
-                }
-                let u = self.pos.play(m);
-                let check = self.pos.in_check();
-                self.pos.undo(m, u);
-                if !check {
+            for m in zone.candidates(&self.pos) {
+                // (legal moves that may check by their squares, then a test on the
+                // bitboards, before the full move)
+                if !self.pos.gives_check(m) {
                     continue;
                 }
                 if self.q_move(m, &mut alpha, beta, &mut best, ply) {
