@@ -4,20 +4,21 @@
 use super::Searcher;
 use crate::board::Role;
 use crate::engine::params::{
-    NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, PROBCUT_DEPTH, PROBCUT_MARGIN, RAZOR_DEPTH,
-    RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN,
+    LMR_BASE, LMR_DIVISOR, NULL_EVAL_STEP, NULL_MIN_PHASE, NULL_R, PROBCUT_DEPTH, PROBCUT_MARGIN,
+    RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN,
 };
 use crate::engine::score::MATE_BOUND;
 use crate::engine::see::see;
 use crate::engine::tt::Hit;
 
-/// Late move reduction for the `i`-th move (0-based) at `depth`: logarithmic in both.
+/// Late move reduction for the `i`-th move (0-based) at `depth`: logarithmic in both,
+/// `LMR_BASE + ln depth · ln i / LMR_DIVISOR`, rounded down.
 pub(super) fn lmr(depth: i32, i: usize) -> i32 {
     static TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+                *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
         t
