@@ -10,6 +10,16 @@
 //! the words of a chunk (a multiple of 64 indices) belong to one thread, so the bytes of an
 //! index are the same when its word is read and when it is visited.
 //!
+//! The first win sweep after a full reset (when the first lose sweep was not tracked, so
+//! the worklist is empty) decodes only the parents of the positions left with a lose flag
+//! ([`Gen::mark_lose_parents`], marked in the worklist's win bits from their
+//! predecessors): a win flag holds only with a move into an open position that carries
+//! the matching lose flag (`CW` a child's `CL`; `ZW` an escape into a child's `ZL`), and a
+//! win sweep changes no lose flag, so every other position loses its win flags without a
+//! visit. The sweep still examines every position with a win flag, so the argument of the
+//! tracked sweeps below holds as it is. After a reset the lose flags left are few (KRNKR
+//! round 1: 0.4 M of 4.7 M) and the win flags many (3.7 M, 3.4 M of them removed).
+//!
 //! A visit decodes its placement in place into one node per thread ([`Gen::load_in`]:
 //! the piece list, the position and the ranking context rewritten, no node built and moved
 //! per visit), once for both sides to move.
