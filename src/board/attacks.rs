@@ -344,11 +344,7 @@ pub(crate) fn attacked_on(r: &[u128; 7], sq: Square, by: Color, occ: u128, their
             continue;
         }
         let b = ray & occ;
-        let s1 = if dir < 2 {
-            b.trailing_zeros()
-        } else {
-            127 - b.leading_zeros()
-        };
+        let s1 = nearest_on_ray(b, dir);
         let s1b = 1u128 << s1;
         if s1b & (rooks | if dir & 1 == 0 { king } else { 0 }) != 0 {
             return true;
@@ -360,11 +356,7 @@ pub(crate) fn attacked_on(r: &[u128; 7], sq: Square, by: Color, occ: u128, their
         if b2 == 0 {
             continue;
         }
-        let s2 = if dir < 2 {
-            b2.trailing_zeros()
-        } else {
-            127 - b2.leading_zeros()
-        };
+        let s2 = nearest_on_ray(b2, dir);
         if cannons & (1u128 << s2) != 0 {
             return true;
         }
@@ -382,11 +374,7 @@ pub fn rook_attacks(sq: Square, occ: u128) -> u128 {
         if b == 0 {
             att |= ray;
         } else {
-            let i = if dir < 2 {
-                b.trailing_zeros()
-            } else {
-                127 - b.leading_zeros()
-            };
+            let i = nearest_on_ray(b, dir);
             att |= ray ^ RAYS[i as usize][dir];
         }
     }
@@ -409,18 +397,10 @@ pub fn cannon_captures(sq: Square, occ: u128) -> u128 {
         if b == 0 {
             continue;
         }
-        let screen = if dir < 2 {
-            b.trailing_zeros()
-        } else {
-            127 - b.leading_zeros()
-        };
+        let screen = nearest_on_ray(b, dir);
         let b2 = RAYS[screen as usize][dir] & occ;
         if b2 != 0 {
-            let t = if dir < 2 {
-                b2.trailing_zeros()
-            } else {
-                127 - b2.leading_zeros()
-            };
+            let t = nearest_on_ray(b2, dir);
             att |= 1u128 << t;
         }
     }
