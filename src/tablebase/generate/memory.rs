@@ -39,14 +39,14 @@
 //! 40 M positions whose write would else set its peak, two in the others, see
 //! `file::write_threads`), a checkpoint's save (a few MiB, after a start pass of 10 s or
 //! more), the sub-table cache of the start pass (the capture probes' outcomes, two bits a
-//! position of the sides read: KPABKPA's 2.4 MiB), and for a table of 0.5 to 8.4 M positions the DTC file's dictionary trial (about 10
-//! MiB). Alone, default metrics (2026-11-27, KiB and bytes per position): KRABKAAB (11.0 M
-//! positions) 23,264 (2.17), KRAKCA (11.7 M) 27,388 (2.40), KCABKC (18.1 M) 34,008 (1.92),
-//! KPABKPA (29.9 M) 43,140 (1.48, at the end of its generation), KRABKAABB (31.8 M) 45,828
-//! (1.48), KCAAKCAA (34.2 M) 54,328 (1.63; its generation's own peak, in its rule rounds, 1.59 to
-//! 1.60): a
-//! table needs about 30 M positions before its value byte, high bit and this part fit in
-//! 1.5 bytes per position, more when most of its positions are open after round 0.
+//! position of the sides read: KPABKPA's 2.4 MiB), and for a table of 0.5 to 8.4 M
+//! positions the DTC file's dictionary trial (about 10 MiB). Alone, default metrics
+//! (2026-11-27, KiB and bytes per position): KRABKAAB (11.0 M positions) 23,264 (2.17),
+//! KRAKCA (11.7 M) 27,388 (2.40), KCABKC (18.1 M) 34,008 (1.92), KPABKPA (29.9 M) 43,140
+//! (1.48, at the end of its generation), KRABKAABB (31.8 M) 45,828 (1.48), KCAAKCAA (34.2 M)
+//! 54,328 (1.63; its generation's own peak, in its rule rounds, 1.59 to 1.60): a table
+//! needs about 30 M positions before its value byte, high bit and this part fit in 1.5
+//! bytes per position, more when most of its positions are open after round 0.
 
 use super::{code, dtm_codes, params, Gen};
 use crate::board::rules::RuleSet;

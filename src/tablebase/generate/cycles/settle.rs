@@ -28,7 +28,6 @@ use super::{Node, CL, CW, ZL, ZW};
 use crate::board::Color;
 use crate::tablebase::generate::bytes::Bits;
 use crate::tablebase::generate::{params, Gen, CHUNK};
-
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -154,24 +153,7 @@ impl Gen<'_> {
             }
         };
         match scope {
-            Scope::All(..) | Scope::Parents(..) => {
-                (0..self.chunks()).into_par_iter().for_each(|c| {
-                    let mut scratch = None;
-                    // 64 positions per word: only those open with a flag of this kind
-                    let start = c * CHUNK;
-                    let mut next = [self.aux[0].slot(start), self.aux[1].slot(start)];
-                    for w in start / 64..((c + 1) * CHUNK).min(n).div_ceil(64) {
-                        let mut bits = self.busy_bits(w, want, &mut next);
-                        while bits != 0 {
-                            let i = w * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if i < n {
-                                visit(i, &mut scratch);
-                            }
-                        }
-                    }
-                })
-            }
+            Scope::All(..) | Scope::Parents(..) => self.each_busy(want, || None, visit),
             Scope::Marked(d) => {
                 let todo = if lose { &d.lose } else { &d.win };
                 (0..todo.words()).into_par_iter().for_each_init(
@@ -208,29 +190,42 @@ impl Gen<'_> {
     /// unmarked index keeps no win flag. Cheaper than decoding every position with a win
     /// flag when the lose flags are few (after the first lose sweep of a reset).
     fn mark_lose_parents(&self, parents: &Bits) {
+        self.each_busy(CL | ZL, ArrayVec::<u64, 512>::new, |i, preds| {
+            for side in Color::ALL {
+                let lose = self
+                    .open_slot(side, i)
+                    .is_some_and(|(k, _)| self.aux[side.index()].flag_at(k) & (CL | ZL) != 0);
+                preds.clear();
+                if lose && self.predecessors(i as u64, side, preds).is_some() {
+                    for &q in preds.iter() {
+                        parents.set(q as usize);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Call `visit` on every index with an open position of either side that carries a flag
+    /// of `want`, chunk by chunk in parallel (64 positions per word of
+    /// [`Gen::busy_bits`]), with a scratch value made by `init` once per chunk.
+    fn each_busy<T>(
+        &self,
+        want: u8,
+        init: impl Fn() -> T + Sync,
+        visit: impl Fn(usize, &mut T) + Sync,
+    ) {
         let n = self.size();
         (0..self.chunks()).into_par_iter().for_each(|c| {
-            let mut preds: ArrayVec<u64, 512> = ArrayVec::new();
+            let mut scratch = init();
             let start = c * CHUNK;
             let mut next = [self.aux[0].slot(start), self.aux[1].slot(start)];
             for w in start / 64..((c + 1) * CHUNK).min(n).div_ceil(64) {
-                let mut bits = self.busy_bits(w, CL | ZL, &mut next);
+                let mut bits = self.busy_bits(w, want, &mut next);
                 while bits != 0 {
                     let i = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if i >= n {
-                        continue;
-                    }
-                    for side in Color::ALL {
-                        let lose = self.open_slot(side, i).is_some_and(|(k, _)| {
-                            self.aux[side.index()].flag_at(k) & (CL | ZL) != 0
-                        });
-                        preds.clear();
-                        if lose && self.predecessors(i as u64, side, &mut preds).is_some() {
-                            for &q in &preds {
-                                parents.set(q as usize);
-                            }
-                        }
+                    if i < n {
+                        visit(i, &mut scratch);
                     }
                 }
             }
@@ -281,12 +276,12 @@ impl Gen<'_> {
             .clamp(1, params::SETTLE_LOG_CAP);
         let log = Mutex::new(Vec::new());
         let (mut lose, mut tracked) = (true, 0);
-        let mut first = true;
+        let mut sweeps = 0;
         while tracked < 2 {
-            // the first win sweep after an untracked lose sweep (the worklist still empty):
-            // only the parents of the few lose flags left are decoded
-            let parents = !lose && first && tracked == 0;
-            first &= lose;
+            // the first win sweep (the second sweep) after an untracked lose sweep (the
+            // worklist still empty): only the parents of the few lose flags left are decoded
+            let parents = sweeps == 1 && tracked == 0;
+            sweeps += 1;
             let changes = if parents {
                 self.mark_lose_parents(&dirty.win);
                 let c = self.sweep(lose, pass, Scope::Parents(&log, few, &dirty.win));
