@@ -50,6 +50,22 @@ impl Searcher<'_> {
                 // when its search ended and raised alpha: better at this depth than the last
                 // iteration's choice
                 if let Some(&m) = self.pv[0].first() {
+                    if best != Some(m) {
+                        // the line that made the change is reported, so that the last line
+                        // shown always starts with the move played (its score is a lower bound:
+                        // the other root moves of this depth were not all searched)
+                        let info = Info {
+                            depth,
+                            seldepth: self.seldepth,
+                            score: Score(s),
+                            nodes: self.nodes,
+                            time_ms: self.start.elapsed().as_millis() as u64,
+                            pv: self.pv[0].clone(),
+                            hashfull: self.tt.hashfull(),
+                        };
+                        report(&info);
+                        last = Some(info);
+                    }
                     best = Some(m);
                 }
                 break;
