@@ -372,6 +372,7 @@ impl Gen<'_> {
                     }
                 }
             });
+            self.drop_code_pages();
             if self.assigned.load(Relaxed) == 0 {
                 return self.check_fault();
             }

@@ -162,6 +162,12 @@ impl Slots {
         r + (self.open.word(w) & ((1u64 << (i & 63)) - 1)).count_ones() as usize
     }
 
+    /// The number of set bits before word `w`'s block of [`BLOCK`] words, and the block's
+    /// first word (the rank of [`Slots::slot`] without its population counts).
+    pub fn block_rank(&self, w: usize) -> (usize, usize) {
+        (self.base[w / BLOCK] as usize, w & !(BLOCK - 1))
+    }
+
     /// True when index `i` has a byte.
     #[inline(always)]
     pub fn has(&self, i: usize) -> bool {
@@ -331,6 +337,21 @@ pub(super) fn unlinked_work_file(path: &Path) -> Result<std::fs::File, TbError> 
         })?;
     let _ = std::fs::remove_file(path);
     Ok(file)
+}
+
+impl Gen<'_> {
+    /// Let go of the pages of the split codes' files (see [`SplitCodes`]) that the process
+    /// holds: a step of a round's propagation touches the counters of the predecessors of
+    /// what it decides, up to a third of the file in a table most of whose positions are
+    /// open (KCAAKCAA's round 1: 9 MiB), which would else stay mapped to the end of the
+    /// rounds.
+    pub(super) fn drop_code_pages(&self) {
+        for s in &self.aux {
+            if let Some(sp) = &s.split {
+                sp.drop_pages();
+            }
+        }
+    }
 }
 
 /// Round 0's levels (the value bytes and high bits of both sides) in a work file while the

@@ -4,8 +4,9 @@
 //! Before its WDL file is compressed the bytes go to a work file
 //! ([`SparseVerdicts::spill`]; a table whose step 4 packed its codes hands them over there
 //! already, see [`super::dtm_codes`]) and the writer reads them a block at a time
-//! ([`SparseVerdicts::window`]): the compression's contexts and buffers come on top of the
-//! values alone.
+//! ([`SparseVerdicts::window`]), and so do the open bits that find them (an eighth of a
+//! byte per position: KCAAKCAA's 4.1 MiB), the rank counts staying (a sixty-fourth of
+//! that): the compression's contexts and buffers come on top of the values alone.
 
 use super::bytes::Bytes;
 use super::slots::Slots;
@@ -68,6 +69,20 @@ struct Spilled {
     sides: [(Arc<WorkBytes>, u64); 2],
     /// Bytes per side.
     counts: [usize; 2],
+    /// Where the open bits of the slots are once moved out of memory (see
+    /// [`SparseVerdicts::spill`]): a work file and the number of words of each side (Red's
+    /// first).
+    open: Option<(WorkBytes, [usize; 2])>,
+}
+
+/// The open bits of a window's range, read from the work file (see [`SparseVerdicts::spill`]).
+struct OpenPart {
+    /// The first word of the range.
+    w0: usize,
+    /// The words from `w0`, the bits before the range's start cleared.
+    words: Vec<u64>,
+    /// Per word, the set bits of the words before it (from the range's start).
+    before: Vec<u32>,
 }
 
 /// The verdict bytes of a range of positions (see [`SparseVerdicts::window`]).
@@ -76,6 +91,8 @@ pub struct Window<'a> {
     /// Per side: the slot of the first position of the range and the bytes from there
     /// (read from the work file; empty when the bytes are in memory).
     parts: [(usize, Vec<u8>); 2],
+    /// Per side: the open bits of the range, when they are in the work file too.
+    open: [Option<OpenPart>; 2],
 }
 
 impl Window<'_> {
@@ -86,8 +103,15 @@ impl Window<'_> {
         if self.v.spilled.is_none() {
             return self.v.get(s, i);
         }
-        let slots = &self.v.slots[s];
         let (first, bytes) = &self.parts[s];
+        if let Some(o) = &self.open[s] {
+            let w = (i >> 6) - o.w0;
+            let x = o.words[w];
+            let below = x & ((1u64 << (i & 63)) - 1);
+            return (x >> (i & 63) & 1 != 0)
+                .then(|| bytes[o.before[w] as usize + below.count_ones() as usize]);
+        }
+        let slots = &self.v.slots[s];
         slots.has(i).then(|| bytes[slots.slot(i) - first])
     }
 }
@@ -109,7 +133,11 @@ impl SparseVerdicts {
     ) -> SparseVerdicts {
         SparseVerdicts {
             slots,
-            spilled: Some(Spilled { sides, counts }),
+            spilled: Some(Spilled {
+                sides,
+                counts,
+                open: None,
+            }),
         }
     }
 
@@ -141,11 +169,45 @@ impl SparseVerdicts {
         Ok(out)
     }
 
-    /// Move the bytes to the work file `path` (removed when the verdicts are dropped).
+    /// Move the bytes to the work file `path`, and the open bits to one beside it
+    /// (`.open.work`; both removed when the verdicts are dropped).
     pub fn spill(&mut self, path: PathBuf) -> std::io::Result<()> {
-        if self.spilled.is_some() {
+        if self.spilled.is_none() {
+            self.spill_bytes(path.clone())?;
+        }
+        self.spill_open(path.with_extension("open.work"))
+    }
+
+    /// Move the open bits of the slots to the work file `path` (the rank counts stay).
+    fn spill_open(&mut self, path: PathBuf) -> std::io::Result<()> {
+        let Some(sp) = &mut self.spilled else {
+            return Ok(());
+        };
+        if sp.open.is_some() {
             return Ok(());
         }
+        let work = WorkBytes::create(path)?;
+        let mut words = [0; 2];
+        {
+            let mut w = std::io::BufWriter::new(&work.file);
+            for (s, slots) in self.slots.iter().enumerate() {
+                words[s] = slots.open.words();
+                for k in 0..words[s] {
+                    w.write_all(&slots.open.word(k).to_le_bytes())?;
+                }
+            }
+            w.flush()?;
+        }
+        for slots in &mut self.slots {
+            slots.open = super::bytes::Bits::with(&crate::tablebase::workfile::Backing::Heap, 0)
+                .map_err(std::io::Error::other)?;
+        }
+        sp.open = Some((work, words));
+        Ok(())
+    }
+
+    /// Move the bytes to the work file `path`.
+    fn spill_bytes(&mut self, path: PathBuf) -> std::io::Result<()> {
         let work = Arc::new(WorkBytes::create(path)?);
         let mut counts = [0; 2];
         {
@@ -168,6 +230,7 @@ impl SparseVerdicts {
         self.spilled = Some(Spilled {
             sides: [(work.clone(), 0), (work, counts[0] as u64)],
             counts,
+            open: None,
         });
         Ok(())
     }
@@ -176,6 +239,7 @@ impl SparseVerdicts {
     /// (Red's `n` first), read at once from the work file when spilled.
     pub fn window(&self, n: usize, range: std::ops::Range<usize>) -> std::io::Result<Window<'_>> {
         let mut parts = [(0, Vec::new()), (0, Vec::new())];
+        let mut open = [None, None];
         if let Some(sp) = &self.spilled {
             for (s, part) in parts.iter_mut().enumerate() {
                 let (lo, hi) = (s * n, (s + 1) * n);
@@ -184,6 +248,17 @@ impl SparseVerdicts {
                     continue;
                 }
                 let slots = &self.slots[s];
+                if let Some((file, words)) = &sp.open {
+                    let (a, b) = (a - lo, b - lo);
+                    let o = open_part(file, s, *words, slots, a, b)?;
+                    let first = o.1;
+                    let mut bytes = vec![0u8; o.2];
+                    let (vf, off) = &sp.sides[s];
+                    vf.read_at(&mut bytes, off + first as u64)?;
+                    *part = (first, bytes);
+                    open[s] = Some(o.0);
+                    continue;
+                }
                 let slot = |i: usize| {
                     if i >= slots.open.words() * 64 {
                         sp.counts[s]
@@ -198,6 +273,63 @@ impl SparseVerdicts {
                 *part = (first, bytes);
             }
         }
-        Ok(Window { v: self, parts })
+        Ok(Window {
+            v: self,
+            parts,
+            open,
+        })
     }
+}
+
+/// The open bits of side `s` for the indices `a..b` read from `file` (`words`: each side's
+/// number of words, Red's first), with the slot of index `a` and the number of set bits in
+/// the range.
+fn open_part(
+    file: &WorkBytes,
+    s: usize,
+    words: [usize; 2],
+    slots: &Slots,
+    a: usize,
+    b: usize,
+) -> std::io::Result<(OpenPart, usize, usize)> {
+    let w0 = a / 64;
+    let (base, from) = slots.block_rank(w0);
+    let end = b.div_ceil(64).min(words[s]);
+    let mut raw = vec![0u8; (end - from) * 8];
+    let side_off = if s == 0 { 0 } else { words[0] * 8 };
+    file.read_at(&mut raw, (side_off + from * 8) as u64)?;
+    let all: Vec<u64> = raw
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
+    let head = w0 - from;
+    let lead = all[head] & ((1u64 << (a & 63)) - 1);
+    let first = base
+        + all[..head]
+            .iter()
+            .map(|x| x.count_ones() as usize)
+            .sum::<usize>()
+        + lead.count_ones() as usize;
+    let mut words_in = all[head..].to_vec();
+    words_in[0] &= !((1u64 << (a & 63)) - 1);
+    if let Some(last) = words_in.last_mut() {
+        if b % 64 != 0 && b.div_ceil(64) == end {
+            *last &= (1u64 << (b % 64)) - 1;
+        }
+    }
+    let mut before = Vec::with_capacity(words_in.len());
+    let mut count = 0u32;
+    for x in &words_in {
+        before.push(count);
+        count += x.count_ones();
+    }
+    Ok((
+        OpenPart {
+            w0,
+            words: words_in,
+            before,
+        },
+        first,
+        count as usize,
+    ))
 }

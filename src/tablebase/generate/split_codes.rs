@@ -166,6 +166,11 @@ impl SplitCodes {
         self.bytes.drop_pages(k, out.len());
     }
 
+    /// Let go of every page of the file this process holds (see [`Bytes::drop_pages`]).
+    pub fn drop_pages(&self) {
+        self.bytes.drop_pages(0, self.bytes.len());
+    }
+
     /// Where the states are (the arrays that go beside them go there too).
     pub fn backing(&self) -> Backing {
         self.state.backing()
