@@ -9,7 +9,9 @@
 //! 0 (a quarter of KRNKR's, 73 % of KCABKCA's, found by a rank over a bit per position, see
 //! [`slots`](super::slots)) two bits of code (open, open with the capture-draw flag, decided,
 //! drawn: what the rounds read at every move; the code bytes, which only the propagation of a
-//! round's decisions reads, in a work file mapped shared, see [`split_codes`](super::split_codes))
+//! round's decisions reads, in a work file mapped shared, see [`split_codes`](super::split_codes);
+//! the pages a step of that propagation touches are let go after it: KCAAKCAA's round 1 touches
+//! 9 MiB of them, which else stayed mapped to the end of the rounds and set its peak)
 //! and, once the marks are set (four bits each while they are), a flag bit and a flag byte only for
 //! those with flags (43 % of KCABKCA's, see [`slots::Flags`](super::slots::Flags)), for every other
 //! position a won and a lost bit (found by the same rank), and two worklist bits per index; the
@@ -21,7 +23,8 @@
 //! moves, the drawn positions without a slot, the rank lean (see [`slots`](super::slots)); else the
 //! codes themselves. The table handed over keeps its verdicts for the positions decided by the
 //! rounds only (every other verdict is the plain one of its value, see
-//! [`SparseVerdicts`](super::SparseVerdicts)), in a work file while its WDL file is compressed, and
+//! [`SparseVerdicts`](super::SparseVerdicts)), in a work file while its WDL file is compressed
+//! (with the open bits that find them: KCAAKCAA's 4.1 MiB), and
 //! the tables one capture away are read from memory or block by block from their files (see
 //! [`subs`](super::subs)). KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the
 //! rule rounds at most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3

@@ -333,3 +333,46 @@ fn open_part(
         count as usize,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::workfile::Backing;
+
+    /// Spilled (the bytes and then the open bits in work files), the verdicts read through
+    /// windows of any range are those held in memory; the work files go with them.
+    #[test]
+    fn spilled_windows_read_what_memory_held() {
+        let n = 5000;
+        let side = |m: usize| {
+            let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+            for i in (0..n).filter(|i| (i * m) % 7 < 3 || (1200..1300).contains(i)) {
+                s.open.set(i);
+            }
+            s.allocate(&Backing::Heap, 0).expect("heap");
+            for k in 0..s.bytes.len() {
+                s.bytes.set(k, (k * 13 % 251) as u8);
+            }
+            s
+        };
+        let mut v = SparseVerdicts::new([side(3), side(5)]);
+        let want: Vec<Option<u8>> = (0..2 * n).map(|j| v.get(j / n, j % n)).collect();
+        let dir = std::env::temp_dir().join(format!("xqdb-sparse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let path = dir.join("T.verdicts.work");
+        v.spill(path.clone()).expect("spilled");
+        assert!(v.slots[0].open.words() == 0 && path.with_extension("open.work").exists());
+        for len in [1, 63, 64, 65, 777, 2 * n] {
+            for start in (0..2 * n).step_by(len.max(311)) {
+                let end = (start + len).min(2 * n);
+                let w = v.window(n, start..end).expect("a window");
+                for (j, &x) in want.iter().enumerate().take(end).skip(start) {
+                    assert_eq!(w.get(j / n, j % n), x, "position {j} in {start}..{end}");
+                }
+            }
+        }
+        drop(v);
+        assert!(!path.exists() && !path.with_extension("open.work").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
