@@ -313,7 +313,7 @@ fn open_part(
     let mut words_in = all[head..].to_vec();
     words_in[0] &= !((1u64 << (a & 63)) - 1);
     if let Some(last) = words_in.last_mut() {
-        if b % 64 != 0 && b.div_ceil(64) == end {
+        if !b.is_multiple_of(64) && b.div_ceil(64) == end {
             *last &= (1u64 << (b % 64)) - 1;
         }
     }
