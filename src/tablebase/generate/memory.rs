@@ -47,7 +47,8 @@
 //! (2026-11-27, KiB and bytes per position): KRABKAAB (11.0 M positions) 23,264 (2.17),
 //! KRAKCA (11.7 M) 27,388 (2.40), KCABKC (18.1 M) 34,008 (1.92), KPABKPA (29.9 M) 43,140
 //! (1.48, at the end of its generation), KRABKAABB (31.8 M) 45,828 (1.48), KCAAKCAA (34.2 M)
-//! 54,328 (1.63; its generation's own peak, in its rule rounds, 1.59 to 1.60): a table
+//! 51,944 to 52,252 (1.56 to 1.57, 2026-11-28; its step 4: the value bytes, that step's open
+//! bits, 4.1 MiB, and a worker thread's heap, 1 to 3 MiB from run to run): a table
 //! needs about 30 M positions before its value byte, high bit and this part fit in 1.5
 //! bytes per position, more when most of its positions are open after round 0.
 
