@@ -1,4 +1,5 @@
-//! Iterative deepening at the root, with aspiration windows that widen on a fail.
+//! Iterative deepening at the root, with aspiration windows that widen on a fail (a fail low
+//! also brings the upper bound down to the middle of the window).
 
 use super::{Info, Searcher, MAX_PLY};
 use crate::board::Move;
@@ -37,6 +38,10 @@ impl Searcher<'_> {
                     break s;
                 }
                 if s <= lo {
+                    // a fail low also brings the upper bound down to the middle of the
+                    // window (s51): the wider search that follows is cheaper, and it returns
+                    // sooner when the score only fell a little
+                    hi = (lo + hi) / 2;
                     lo = (lo - delta).max(-INF);
                 } else if s >= hi {
                     hi = (hi + delta).min(INF);
