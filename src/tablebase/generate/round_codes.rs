@@ -28,6 +28,7 @@ use super::split_codes::SplitWriter;
 use super::{code, compact, Gen};
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
+use rayon::prelude::*;
 use std::io::{Read, Seek, SeekFrom, Write};
 
 /// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
@@ -185,11 +186,26 @@ impl<'a> RoundCodes<'a> {
     }
 
     /// Set the code of position `i`, which must have a slot (only positions open after
-    /// round 0 change in the rounds).
-    #[inline(always)]
+    /// round 0 change in the rounds; the rounds set a code by its slot, [`RoundCodes::set_at`]).
+    #[cfg(test)]
     pub fn set(&self, i: usize, v: u8) {
         debug_assert!(self.s.has(i), "only an open position's code changes");
-        let k = self.s.slot(i);
+        self.set_at(self.s.slot(i), v)
+    }
+
+    /// True when the position of slot `k` is open (split: its state alone read, not the
+    /// code's byte in the work file).
+    #[inline(always)]
+    pub fn open_at(&self, k: usize) -> bool {
+        match &self.s.split {
+            Some(sp) => sp.is_open(k),
+            None => self.s.codes.get(k) & code::OPEN != 0,
+        }
+    }
+
+    /// [`RoundCodes::set`] by the slot `k` of the position.
+    #[inline(always)]
+    pub fn set_at(&self, k: usize, v: u8) {
         match &self.s.split {
             Some(sp) => sp.set(k, v),
             None => self.s.codes.set(k, v),
@@ -462,6 +478,7 @@ impl Gen<'_> {
         levels: Option<&LevelsFile>,
         codes_path: &std::path::Path,
     ) -> Result<(), TbError> {
+        let t = std::time::Instant::now();
         let n = self.size();
         let backing = self.codes(0).backing();
         for slots in &mut self.aux {
@@ -499,49 +516,60 @@ impl Gen<'_> {
             Some(l) => Some(l.open()?),
             None => None,
         };
-        let mut buf = vec![0u8; CHUNK];
-        let mut from_file = Vec::new();
+        // the levels file is read a batch of chunks at a time, the chunks of a batch turned
+        // in parallel (each finds its first slot by a rank)
+        let batch = CLOSE_BATCH * CHUNK;
+        let mut buf = vec![0u8; if file.is_some() { batch } else { 0 }];
         for s in 0..2 {
             let val = Bytes::with(&backing, n, code::ILLEGAL)?;
             let slots = &self.aux[s];
-            for start in (0..n).step_by(CHUNK) {
-                let len = CHUNK.min(n - start);
+            for base in (0..n).step_by(batch) {
+                let blen = batch.min(n - base);
                 if let Some((r, path)) = &mut file {
-                    r.read_exact(&mut buf[..len]).map_err(|e| io(path, e))?;
+                    r.read_exact(&mut buf[..blen]).map_err(|e| io(path, e))?;
                 }
-                let first = slots.slot(start);
-                if let Some(p) = &slots.packed {
-                    // the chunk's codes, read at once
-                    let last = if start + len == n {
-                        p.count
-                    } else {
-                        slots.slot(start + len)
-                    };
-                    from_file.resize(last - first, 0);
-                    p.file
-                        .read_at(&mut from_file, p.offset + first as u64)
-                        .map_err(|e| io(p.file.path(), e))?;
-                }
-                let mut k = first;
-                for (j, i) in (start..start + len).enumerate() {
-                    let c = if slots.has(i) {
-                        k += 1;
-                        match &slots.packed {
-                            Some(_) => from_file[k - 1 - first],
-                            None => slots.bytes.get(k - 1),
+                let (buf, levels) = (&buf, file.is_some());
+                let val = &val;
+                (0..blen.div_ceil(CHUNK))
+                    .into_par_iter()
+                    .try_for_each_init(Vec::new, |from_file, c| -> Result<(), TbError> {
+                        let start = base + c * CHUNK;
+                        let len = CHUNK.min(n - start);
+                        let first = slots.slot(start);
+                        if let Some(p) = &slots.packed {
+                            // the chunk's codes, read at once
+                            let last = if start + len == n {
+                                p.count
+                            } else {
+                                slots.slot(start + len)
+                            };
+                            from_file.resize(last - first, 0);
+                            p.file
+                                .read_at(from_file, p.offset + first as u64)
+                                .map_err(|e| io(p.file.path(), e))?;
                         }
-                    } else if file.is_some() {
-                        match buf[j] {
-                            compact::ILLEGAL => code::ILLEGAL,
-                            // open after round 0, drawn (its slot pruned)
-                            b if b > compact::ILLEGAL => code::DRAW,
-                            b => compact::level_code(b),
+                        let mut k = first;
+                        for (j, i) in (start..start + len).enumerate() {
+                            let c = if slots.has(i) {
+                                k += 1;
+                                match &slots.packed {
+                                    Some(_) => from_file[k - 1 - first],
+                                    None => slots.bytes.get(k - 1),
+                                }
+                            } else if levels {
+                                match buf[c * CHUNK + j] {
+                                    compact::ILLEGAL => code::ILLEGAL,
+                                    // open after round 0, drawn (its slot pruned)
+                                    b if b > compact::ILLEGAL => code::DRAW,
+                                    b => compact::level_code(b),
+                                }
+                            } else {
+                                RoundCodes { s: slots }.plain(i)
+                            };
+                            val.set(i, c);
                         }
-                    } else {
-                        RoundCodes { s: slots }.plain(i)
-                    };
-                    val.set(i, c);
-                }
+                        Ok(())
+                    })?;
             }
             if let Some((r, path)) = &mut file {
                 // past this side's high bits
@@ -551,6 +579,13 @@ impl Gen<'_> {
             self.val[s] = val;
             let slots = &mut self.aux[s];
             slots.plain = Bits::with(&Backing::Heap, 0)?;
+        }
+        if super::phases() {
+            eprintln!(
+                "  rounds closed {:.2} s, CPU {:.2} s",
+                t.elapsed().as_secs_f64(),
+                super::cpu_seconds()
+            );
         }
         Ok(())
     }
@@ -570,6 +605,10 @@ impl Gen<'_> {
         Ok(())
     }
 }
+
+/// Chunks of the levels file read at once when the rounds close (the batch turned in
+/// parallel; 128 KiB of buffer).
+const CLOSE_BATCH: usize = 32;
 
 fn io(path: &std::path::Path, e: std::io::Error) -> TbError {
     TbError::Io {
