@@ -28,7 +28,6 @@ use super::split_codes::SplitWriter;
 use super::{code, compact, Gen};
 use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
-use rayon::prelude::*;
 use std::io::{Read, Seek, SeekFrom, Write};
 
 /// The two bits of a position without a slot ([`Slots::plain`]): won, lost (neither: an
@@ -516,60 +515,49 @@ impl Gen<'_> {
             Some(l) => Some(l.open()?),
             None => None,
         };
-        // the levels file is read a batch of chunks at a time, the chunks of a batch turned
-        // in parallel (each finds its first slot by a rank)
-        let batch = CLOSE_BATCH * CHUNK;
-        let mut buf = vec![0u8; if file.is_some() { batch } else { 0 }];
+        let mut buf = vec![0u8; CHUNK];
+        let mut from_file = Vec::new();
         for s in 0..2 {
             let val = Bytes::with(&backing, n, code::ILLEGAL)?;
             let slots = &self.aux[s];
-            for base in (0..n).step_by(batch) {
-                let blen = batch.min(n - base);
+            for start in (0..n).step_by(CHUNK) {
+                let len = CHUNK.min(n - start);
                 if let Some((r, path)) = &mut file {
-                    r.read_exact(&mut buf[..blen]).map_err(|e| io(path, e))?;
+                    r.read_exact(&mut buf[..len]).map_err(|e| io(path, e))?;
                 }
-                let (buf, levels) = (&buf, file.is_some());
-                let val = &val;
-                (0..blen.div_ceil(CHUNK))
-                    .into_par_iter()
-                    .try_for_each_init(Vec::new, |from_file, c| -> Result<(), TbError> {
-                        let start = base + c * CHUNK;
-                        let len = CHUNK.min(n - start);
-                        let first = slots.slot(start);
-                        if let Some(p) = &slots.packed {
-                            // the chunk's codes, read at once
-                            let last = if start + len == n {
-                                p.count
-                            } else {
-                                slots.slot(start + len)
-                            };
-                            from_file.resize(last - first, 0);
-                            p.file
-                                .read_at(from_file, p.offset + first as u64)
-                                .map_err(|e| io(p.file.path(), e))?;
+                let first = slots.slot(start);
+                if let Some(p) = &slots.packed {
+                    // the chunk's codes, read at once
+                    let last = if start + len == n {
+                        p.count
+                    } else {
+                        slots.slot(start + len)
+                    };
+                    from_file.resize(last - first, 0);
+                    p.file
+                        .read_at(&mut from_file, p.offset + first as u64)
+                        .map_err(|e| io(p.file.path(), e))?;
+                }
+                let mut k = first;
+                for (j, i) in (start..start + len).enumerate() {
+                    let c = if slots.has(i) {
+                        k += 1;
+                        match &slots.packed {
+                            Some(_) => from_file[k - 1 - first],
+                            None => slots.bytes.get(k - 1),
                         }
-                        let mut k = first;
-                        for (j, i) in (start..start + len).enumerate() {
-                            let c = if slots.has(i) {
-                                k += 1;
-                                match &slots.packed {
-                                    Some(_) => from_file[k - 1 - first],
-                                    None => slots.bytes.get(k - 1),
-                                }
-                            } else if levels {
-                                match buf[c * CHUNK + j] {
-                                    compact::ILLEGAL => code::ILLEGAL,
-                                    // open after round 0, drawn (its slot pruned)
-                                    b if b > compact::ILLEGAL => code::DRAW,
-                                    b => compact::level_code(b),
-                                }
-                            } else {
-                                RoundCodes { s: slots }.plain(i)
-                            };
-                            val.set(i, c);
+                    } else if file.is_some() {
+                        match buf[j] {
+                            compact::ILLEGAL => code::ILLEGAL,
+                            // open after round 0, drawn (its slot pruned)
+                            b if b > compact::ILLEGAL => code::DRAW,
+                            b => compact::level_code(b),
                         }
-                        Ok(())
-                    })?;
+                    } else {
+                        RoundCodes { s: slots }.plain(i)
+                    };
+                    val.set(i, c);
+                }
             }
             if let Some((r, path)) = &mut file {
                 // past this side's high bits
@@ -605,10 +593,6 @@ impl Gen<'_> {
         Ok(())
     }
 }
-
-/// Chunks of the levels file read at once when the rounds close (the batch turned in
-/// parallel; 128 KiB of buffer).
-const CLOSE_BATCH: usize = 32;
 
 fn io(path: &std::path::Path, e: std::io::Error) -> TbError {
     TbError::Io {
