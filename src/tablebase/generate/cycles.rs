@@ -234,13 +234,14 @@ impl Gen<'_> {
     #[inline(always)]
     fn busy_bits(&self, w: usize, want: u8, next: &mut [usize; 2]) -> u64 {
         let mut busy = 0;
-        for (slots, k) in self.aux.iter().zip(next.iter_mut()) {
+        for (s, k) in next.iter_mut().enumerate() {
+            let (slots, val) = (&self.aux[s], self.codes(s));
             let mut bits = slots.open.word(w);
             // only a position with a slot can be open: it is while its code says so
             while bits != 0 {
                 let b = bits.trailing_zeros();
                 bits &= bits - 1;
-                if slots.code(*k) & code::OPEN != 0 && slots.flag_at(*k) & want != 0 {
+                if val.open_at(*k) && slots.flag_at(*k) & want != 0 {
                     busy |= 1 << b;
                 }
                 *k += 1;
@@ -276,26 +277,23 @@ impl Gen<'_> {
         (v & code::OPEN != 0).then_some((k, v))
     }
 
-    /// Run `f` on every open position of `side` in parallel; true when some call said so.
-    /// The value bytes are read eight at a time: `f(i)` may change no value byte of `side`
-    /// but index `i`'s, so an index open when its word is read is still open when reached.
-    fn each_open(&self, side: Color, f: impl Fn(usize) -> bool + Sync) -> bool {
+    /// Run `f(i, k)` on every open position `i` of `side` in parallel, `k` its slot (where
+    /// its code and flags are); true when some call said so. The slots are walked in order
+    /// over the open bits with a running slot number (one rank per chunk, none per
+    /// position), the open state read per slot: `f(i, k)` may change no code of `side` but
+    /// slot `k`'s, so a slot open when it is reached is still open when `f` runs.
+    fn each_open(&self, side: Color, f: impl Fn(usize, usize) -> bool + Sync) -> bool {
         let n = self.size();
         let any = AtomicBool::new(false);
+        let slots = &self.aux[side.index()];
         let val = self.codes(side.index());
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut hit = false;
-            // eight positions per word: only the open ones
-            for w in c * CHUNK / 8..((c + 1) * CHUNK).min(n).div_ceil(8) {
-                let mut open = val.open_word(w);
-                while open != 0 {
-                    let i = w * 8 + (open.trailing_zeros() / 8) as usize;
-                    open &= open - 1;
-                    if i < n && f(i) {
-                        hit = true;
-                    }
+            slots.each_slot(c * CHUNK, ((c + 1) * CHUNK).min(n), |i, k| {
+                if val.open_at(k) && f(i, k) {
+                    hit = true;
                 }
-            }
+            });
             if hit {
                 any.store(true, Relaxed);
             }
@@ -306,11 +304,12 @@ impl Gen<'_> {
     /// Step 1 of a round: working flags from the base flags.
     fn reset_flags(&self) {
         for side in Color::ALL {
-            self.each_open(side, |i| {
-                let aux = &self.aux[side.index()];
-                let f = aux.get(i) & BASE;
+            let aux = &self.aux[side.index()];
+            self.each_open(side, |i, k| {
+                let f = aux.flag_at(k) & BASE;
                 if f != 0 {
-                    aux.set(i, f | reopen::reset_work(f, self.capture_draw(side, i)));
+                    let cd = self.capture_draw_in(side, i, aux.code(k));
+                    aux.set_flag_at(k, f | reopen::reset_work(f, cd));
                 }
                 false
             });
@@ -322,19 +321,21 @@ impl Gen<'_> {
     /// how many.
     fn rule(&self, order: u8, side: Color, front: &Bits) -> u64 {
         let count = AtomicU64::new(0);
-        self.each_open(side, |i| {
-            let f = self.aux[side.index()].get(i);
-            let cd = self.capture_draw(side, i);
+        let aux = &self.aux[side.index()];
+        self.each_open(side, |i, k| {
+            let f = aux.flag_at(k);
+            // the capture-draw flag only read for a possible violator
+            let cd = || self.capture_draw_in(side, i, aux.code(k));
             let kind = if f & (CL | CW) != 0 {
-                (f & CL != 0 && f & CW == 0 && !cd).then_some(code::RULE_CHECK)
+                (f & CL != 0 && f & CW == 0 && !cd()).then_some(code::RULE_CHECK)
             } else if f & (ZL | ZW) != 0 {
-                (f & ZL != 0 && f & ZW == 0 && !cd).then_some(code::RULE_CHASE)
+                (f & ZL != 0 && f & ZW == 0 && !cd()).then_some(code::RULE_CHASE)
             } else {
                 None
             };
             if let Some(kind) = kind {
-                self.codes(side.index()).set(i, code::make(order, kind));
-                self.aux[side.index()].set(i, 0);
+                self.codes(side.index()).set_at(k, code::make(order, kind));
+                aux.set_flag_at(k, 0);
                 front.set(i);
                 count.fetch_add(1, Relaxed);
             }
@@ -461,6 +462,9 @@ pub(super) fn run(
         if !incremental {
             dirty.clear();
             g.reset_flags();
+            if super::phases() {
+                eprintln!("  round {order}: reset, CPU {:.2} s", super::cpu_seconds());
+            }
         }
         pure = g.clean_up(&dirty, incremental);
         if super::phases() {
@@ -502,9 +506,9 @@ pub(super) fn run(
     }
     // what is still open is a draw
     for side in Color::ALL {
-        g.each_open(side, |i| {
-            g.codes(side.index()).set(i, code::DRAW);
-            g.aux[side.index()].set(i, 0xFF);
+        g.each_open(side, |_, k| {
+            g.codes(side.index()).set_at(k, code::DRAW);
+            g.aux[side.index()].set_flag_at(k, 0xFF);
             false
         });
     }

@@ -192,6 +192,7 @@ impl Gen<'_> {
 pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Result<(), TbError> {
     let n = g.size();
     let job = g.material.to_string();
+    let t = std::time::Instant::now();
     if from.is_none() {
         let pb = Phase::begin(progress, &job, "distance to mate", g.chunks() as u64);
         g.codes_to_slots();
@@ -219,7 +220,11 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
         g.check_fault()?;
         pb.end();
         if super::phases() {
-            eprintln!("  counters, CPU {:.2} s", super::cpu_seconds());
+            eprintln!(
+                "  counters {:.2} s, CPU {:.2} s",
+                t.elapsed().as_secs_f64(),
+                super::cpu_seconds()
+            );
         }
         g.safe_point(super::Step::Dtm { next: 0 })?;
     }

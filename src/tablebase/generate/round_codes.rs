@@ -185,11 +185,26 @@ impl<'a> RoundCodes<'a> {
     }
 
     /// Set the code of position `i`, which must have a slot (only positions open after
-    /// round 0 change in the rounds).
-    #[inline(always)]
+    /// round 0 change in the rounds; the rounds set a code by its slot, [`RoundCodes::set_at`]).
+    #[cfg(test)]
     pub fn set(&self, i: usize, v: u8) {
         debug_assert!(self.s.has(i), "only an open position's code changes");
-        let k = self.s.slot(i);
+        self.set_at(self.s.slot(i), v)
+    }
+
+    /// True when the position of slot `k` is open (split: its state alone read, not the
+    /// code's byte in the work file).
+    #[inline(always)]
+    pub fn open_at(&self, k: usize) -> bool {
+        match &self.s.split {
+            Some(sp) => sp.is_open(k),
+            None => self.s.codes.get(k) & code::OPEN != 0,
+        }
+    }
+
+    /// [`RoundCodes::set`] by the slot `k` of the position.
+    #[inline(always)]
+    pub fn set_at(&self, k: usize, v: u8) {
         match &self.s.split {
             Some(sp) => sp.set(k, v),
             None => self.s.codes.set(k, v),
@@ -462,6 +477,7 @@ impl Gen<'_> {
         levels: Option<&LevelsFile>,
         codes_path: &std::path::Path,
     ) -> Result<(), TbError> {
+        let t = std::time::Instant::now();
         let n = self.size();
         let backing = self.codes(0).backing();
         for slots in &mut self.aux {
@@ -551,6 +567,13 @@ impl Gen<'_> {
             self.val[s] = val;
             let slots = &mut self.aux[s];
             slots.plain = Bits::with(&Backing::Heap, 0)?;
+        }
+        if super::phases() {
+            eprintln!(
+                "  rounds closed {:.2} s, CPU {:.2} s",
+                t.elapsed().as_secs_f64(),
+                super::cpu_seconds()
+            );
         }
         Ok(())
     }

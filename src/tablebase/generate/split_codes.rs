@@ -100,6 +100,12 @@ impl SplitCodes {
         }
     }
 
+    /// True when slot `k` is open (its state alone read, never the file).
+    #[inline(always)]
+    pub fn is_open(&self, k: usize) -> bool {
+        self.state.pair(k) < DECIDED
+    }
+
     /// Bit `j` set when slot `k + j` is open, for `j < c` (`c` at most 32).
     #[inline(always)]
     pub fn open_mask(&self, k: usize, c: usize) -> u64 {

@@ -12,8 +12,8 @@ impl Gen<'_> {
     /// decoded once for both sides to move.
     pub(super) fn mark(&self) {
         for side in Color::ALL {
-            self.each_open(side, |i| {
-                self.aux[side.index()].set(i, 0);
+            self.each_open(side, |_, k| {
+                self.aux[side.index()].set_flag_at(k, 0);
                 false
             });
         }

@@ -335,8 +335,8 @@ impl Gen<'_> {
     fn mark_mutual(&self, dirty: &Dirty) -> bool {
         let mut any = false;
         for side in Color::ALL {
-            any |= self.each_open(side, |i| {
-                let f = self.aux[side.index()].get(i);
+            any |= self.each_open(side, |i, k| {
+                let f = self.aux[side.index()].flag_at(k);
                 let mutual = (f & CW != 0 && f & CL != 0) || (f & ZW != 0 && f & ZL != 0);
                 if mutual {
                     dirty.mark(i);
@@ -367,9 +367,9 @@ impl Gen<'_> {
         // mutual flags left: neither side is the sole violator
         let mut mutual = false;
         for side in Color::ALL {
-            mutual |= self.each_open(side, |i| {
-                let aux = &self.aux[side.index()];
-                let mut f = aux.get(i);
+            let aux = &self.aux[side.index()];
+            mutual |= self.each_open(side, |i, k| {
+                let mut f = aux.flag_at(k);
                 let before = f;
                 if f & CW != 0 && f & CL != 0 {
                     f &= !(CW | CL);
@@ -378,7 +378,7 @@ impl Gen<'_> {
                     f &= !(ZW | ZL);
                 }
                 if f != before {
-                    aux.set(i, f);
+                    aux.set_flag_at(k, f);
                     self.changed(i, side, f ^ before, dirty);
                     true
                 } else {
