@@ -59,15 +59,7 @@ impl Searcher<'_> {
                         // the line that made the change is reported, so that the last line
                         // shown always starts with the move played (its score is a lower bound:
                         // the other root moves of this depth were not all searched)
-                        let info = Info {
-                            depth,
-                            seldepth: self.seldepth,
-                            score: Score(s),
-                            nodes: self.nodes,
-                            time_ms: self.start.elapsed().as_millis() as u64,
-                            pv: self.pv[0].clone(),
-                            hashfull: self.tt.hashfull(),
-                        };
+                        let info = self.info(depth, s);
                         report(&info);
                         last = Some(info);
                     }
@@ -81,15 +73,7 @@ impl Searcher<'_> {
             }
             let dropped = depth > 1 && s + TIME_SCORE_DROP < score;
             score = s;
-            let info = Info {
-                depth,
-                seldepth: self.seldepth,
-                score: Score(s),
-                nodes: self.nodes,
-                time_ms: self.start.elapsed().as_millis() as u64,
-                pv: self.pv[0].clone(),
-                hashfull: self.tt.hashfull(),
-            };
+            let info = self.info(depth, s);
             report(&info);
             last = Some(info);
             if self.stopped {
@@ -121,5 +105,18 @@ impl Searcher<'_> {
             best = moves.first().copied();
         }
         (best, last)
+    }
+
+    /// The report of an iteration at `depth` that scored `s`, with the root's line.
+    fn info(&self, depth: i32, s: i32) -> Info {
+        Info {
+            depth,
+            seldepth: self.seldepth,
+            score: Score(s),
+            nodes: self.nodes,
+            time_ms: self.start.elapsed().as_millis() as u64,
+            pv: self.pv[0].clone(),
+            hashfull: self.tt.hashfull(),
+        }
     }
 }
