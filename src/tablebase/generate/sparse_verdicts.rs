@@ -12,6 +12,7 @@ use super::bytes::Bytes;
 use super::slots::Slots;
 use crate::tablebase::values::{wdl_of, Verdict};
 use crate::tablebase::workfile::Buf;
+use byteorder::{ByteOrder, LittleEndian, WriteBytesExt};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
@@ -193,7 +194,7 @@ impl SparseVerdicts {
             for (s, slots) in self.slots.iter().enumerate() {
                 words[s] = slots.open.words();
                 for k in 0..words[s] {
-                    w.write_all(&slots.open.word(k).to_le_bytes())?;
+                    w.write_u64::<LittleEndian>(slots.open.word(k))?;
                 }
             }
             w.flush()?;
@@ -298,10 +299,8 @@ fn open_part(
     let mut raw = vec![0u8; (end - from) * 8];
     let side_off = if s == 0 { 0 } else { words[0] * 8 };
     file.read_at(&mut raw, (side_off + from * 8) as u64)?;
-    let all: Vec<u64> = raw
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-        .collect();
+    let mut all = vec![0u64; end - from];
+    LittleEndian::read_u64_into(&raw, &mut all);
     let head = w0 - from;
     let lead = all[head] & ((1u64 << (a & 63)) - 1);
     let first = base
