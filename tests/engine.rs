@@ -99,13 +99,6 @@ impl Drop for Eng {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xqdb-engine-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn uci_transcript() {
     let dir = temp_dir("engine-uci");
@@ -156,8 +149,8 @@ fn uci_transcript() {
 /// `isready` must be answered during a search, and every `go` gets exactly one `bestmove`.
 #[test]
 fn commands_during_a_search_stop_it_first_and_every_go_gets_one_bestmove() {
-    let dir = tmp("busy");
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-busy");
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     e.until("uciok");
     e.send("setoption name UseBook value false");
@@ -206,8 +199,8 @@ fn commands_during_a_search_stop_it_first_and_every_go_gets_one_bestmove() {
 /// Regression: end of input during a search ends the engine after its `bestmove`.
 #[test]
 fn end_of_input_during_a_search_ends_the_engine() {
-    let dir = tmp("eof");
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-eof");
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     e.send("setoption name UseBook value false");
     e.send("position startpos");
@@ -224,8 +217,8 @@ fn end_of_input_during_a_search_ends_the_engine() {
 /// a rejected `position` to be searched as the previous one, bad values to pass silently).
 #[test]
 fn bad_lines_and_values_get_an_info_string_and_the_engine_goes_on() {
-    let dir = tmp("bad");
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-bad");
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     e.until("uciok");
     let info = |e: &mut Eng, cmd: &[u8], want: &str| {
@@ -379,10 +372,14 @@ fn the_first_moves_come_from_the_default_book() {
 /// engine says so at its first search, once, and plays on.
 #[test]
 fn a_corrupt_default_book_is_reported_once() {
-    let dir = tmp("badbook");
-    std::fs::create_dir_all(dir.join("books")).unwrap();
-    std::fs::write(dir.join("books/default.xqb"), b"XQDBBOOK but not a book").unwrap();
-    let mut e = Eng::start(&dir);
+    let dir = temp_dir("engine-badbook");
+    std::fs::create_dir_all(dir.path().join("books")).unwrap();
+    std::fs::write(
+        dir.path().join("books/default.xqb"),
+        b"XQDBBOOK but not a book",
+    )
+    .unwrap();
+    let mut e = Eng::start(dir.path());
     e.send("uci");
     e.until("uciok");
     e.send("position startpos");

@@ -30,11 +30,22 @@ fn config(base: u32) -> ProptestConfig {
     c
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xqdb-fuzz-{}-{name}", std::process::id()));
+/// A folder for the files made once per run and shared by the cases: under Cargo's scratch
+/// folder for integration tests (in `target/`), emptied first, so nothing piles up in the
+/// system's temporary folder.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// A folder for one case, removed with everything in it when dropped (a failed case too).
+fn case_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("xqdb-fuzz-")
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 /// Apply edits to bytes: overwrite, insert, delete, or cut the tail.
@@ -68,7 +79,7 @@ struct Tables {
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let dir = tmp("tables");
+        let dir = scratch("tables");
         let m: Material = "KRK".parse().unwrap();
         xqdb::tablebase::pipeline::generate_set(
             &[m],
@@ -130,8 +141,9 @@ proptest! {
         if reseal {
             reseal_table(&mut bytes);
         }
-        let dir = tmp(&format!("t{}", std::process::id()));
-        let p = write_temp(&dir, "KRK.bin", &bytes);
+        let tmp = case_dir();
+        let dir = tmp.path();
+        let p = write_temp(dir, "KRK.bin", &bytes);
         if let Ok(f) = TableFile::open(&p, None) {
             if let Ok(all) = f.read_all() {
                 prop_assert_eq!(&all, content, "a damaged file read as other values");
@@ -139,10 +151,10 @@ proptest! {
         }
         // through the prober, under the table's own name
         let m: Material = "KRK".parse().unwrap();
-        std::fs::copy(table_path(&t.dir, &m, Metric::Wdl), table_path(&dir, &m, Metric::Wdl)).unwrap();
-        std::fs::copy(table_path(&t.dir, &m, Metric::Dtm), table_path(&dir, &m, Metric::Dtm)).unwrap();
-        std::fs::write(table_path(&dir, &m, *metric), &bytes).unwrap();
-        let tb = xqdb::tablebase::Tablebases::open(&dir);
+        std::fs::copy(table_path(&t.dir, &m, Metric::Wdl), table_path(dir, &m, Metric::Wdl)).unwrap();
+        std::fs::copy(table_path(&t.dir, &m, Metric::Dtm), table_path(dir, &m, Metric::Dtm)).unwrap();
+        std::fs::write(table_path(dir, &m, *metric), &bytes).unwrap();
+        let tb = xqdb::tablebase::Tablebases::open(dir);
         let good_tb = xqdb::tablebase::Tablebases::open(&t.dir);
         for fen in ["3k5/9/9/9/9/9/9/9/4R4/4K4 w", "3k5/9/9/9/9/9/9/4R4/9/4K4 b", "R2k5/9/9/9/9/9/9/9/9/5K3 b"] {
             let pos = Position::from_fen(fen).unwrap();
@@ -150,7 +162,6 @@ proptest! {
                 prop_assert_eq!(v, good_tb.probe_dtm(&pos).unwrap());
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Headers with any field values (checksum resealed) never panic or allocate for
@@ -164,12 +175,12 @@ proptest! {
             bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
         }
         reseal_table(&mut bytes);
-        let dir = tmp(&format!("h{}", std::process::id()));
-        let p = write_temp(&dir, "h.bin", &bytes);
+        let tmp = case_dir();
+        let dir = tmp.path();
+        let p = write_temp(dir, "h.bin", &bytes);
         if let Ok(f) = TableFile::open(&p, None) {
             let _ = f.read_all();
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -178,7 +189,7 @@ proptest! {
 fn book_bytes() -> &'static Vec<u8> {
     static B: OnceLock<Vec<u8>> = OnceLock::new();
     B.get_or_init(|| {
-        let p = tmp("book").join("default.xqb");
+        let p = scratch("book").join("default.xqb");
         xqdb::book::build_default(&p).unwrap();
         std::fs::read(&p).unwrap()
     })
@@ -224,8 +235,9 @@ proptest! {
         if reseal {
             reseal_book(&mut bytes);
         }
-        let dir = tmp(&format!("b{}", std::process::id()));
-        let p = write_temp(&dir, "b.xqb", &bytes);
+        let tmp = case_dir();
+        let dir = tmp.path();
+        let p = write_temp(dir, "b.xqb", &bytes);
         if let Ok(book) = xqdb::book::Book::open(&p) {
             use rand::SeedableRng;
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -242,7 +254,6 @@ proptest! {
             }
             let _ = book.entries().count();
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

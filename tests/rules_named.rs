@@ -8,7 +8,7 @@ mod common;
 
 use common::temp_dir;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use tempfile::TempDir;
 use xqdb::board::rules::{judge_cycle, new_attacks, CycleVerdict, RuleSet, Violation};
 use xqdb::board::{Color, Move, Position, Role, Square};
@@ -20,26 +20,32 @@ use xqdb::tablebase::Tablebases;
 /// Table files in a temporary folder (removed with it) and their prober.
 type Tables = Arc<(TempDir, Tablebases)>;
 
-/// The tables of `material` (and what it captures into) under `rules`, generated once.
+/// The tables of `material` (and what it captures into) under `rules`, generated once for the
+/// tests that hold them at the same time. The cache keeps only a weak reference: a static is
+/// never dropped, so a strong one would leave the folder behind after the run; when the last
+/// test holding the tables ends, the folder goes with them.
 fn tables(material: &str, rules: RuleSet) -> Tables {
-    static SETS: OnceLock<Mutex<HashMap<(String, RuleSet), Tables>>> = OnceLock::new();
+    static SETS: OnceLock<Mutex<HashMap<(String, RuleSet), Weak<(TempDir, Tablebases)>>>> =
+        OnceLock::new();
     let mut sets = SETS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    sets.entry((material.to_string(), rules))
-        .or_insert_with(|| {
-            let dir = temp_dir("rules-named");
-            let opts = GenOptions {
-                rules,
-                ..GenOptions::default()
-            };
-            let m = material.parse().expect("material name");
-            generate_set(&[m], dir.path(), opts, Existing::Keep, |_| {}).expect("generation");
-            let tb = Tablebases::open(dir.path());
-            Arc::new((dir, tb))
-        })
-        .clone()
+    let key = (material.to_string(), rules);
+    if let Some(t) = sets.get(&key).and_then(Weak::upgrade) {
+        return t;
+    }
+    let dir = temp_dir("rules-named");
+    let opts = GenOptions {
+        rules,
+        ..GenOptions::default()
+    };
+    let m = material.parse().expect("material name");
+    generate_set(&[m], dir.path(), opts, Existing::Keep, |_| {}).expect("generation");
+    let tb = Tablebases::open(dir.path());
+    let t = Arc::new((dir, tb));
+    sets.insert(key, Arc::downgrade(&t));
+    t
 }
 
 fn pos(fen: &str) -> Position {
