@@ -18,15 +18,17 @@ use xqdb::tablebase::values::{Ruling, Verdict, Wdl};
 use xqdb::tablebase::Tablebases;
 
 /// Table files in a temporary folder (removed with it) and their prober.
-type Tables = Arc<(TempDir, Tablebases)>;
+type Set = (TempDir, Tablebases);
+type Tables = Arc<Set>;
+/// The sets alive now, by material name and rule set.
+type Cache = Mutex<HashMap<(String, RuleSet), Weak<Set>>>;
 
 /// The tables of `material` (and what it captures into) under `rules`, generated once for the
 /// tests that hold them at the same time. The cache keeps only a weak reference: a static is
 /// never dropped, so a strong one would leave the folder behind after the run; when the last
 /// test holding the tables ends, the folder goes with them.
 fn tables(material: &str, rules: RuleSet) -> Tables {
-    static SETS: OnceLock<Mutex<HashMap<(String, RuleSet), Weak<(TempDir, Tablebases)>>>> =
-        OnceLock::new();
+    static SETS: OnceLock<Cache> = OnceLock::new();
     let mut sets = SETS
         .get_or_init(Default::default)
         .lock()
