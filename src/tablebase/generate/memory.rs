@@ -50,7 +50,11 @@
 //! KRAKCA (11.7 M) 27,388 (2.40), KCABKC (18.1 M) 34,008 (1.92), KPABKPA (29.9 M) 43,140
 //! (1.48, at the end of its generation), KRABKAABB (31.8 M) 45,828 (1.48), KCAAKCAA (34.2 M)
 //! 51,944 to 52,252 (1.56 to 1.57, 2026-11-28; its step 4: the value bytes, that step's open
-//! bits, 4.1 MiB, and a worker thread's heap, 1 to 3 MiB from run to run): a table
+//! bits, 4.1 MiB, and a worker thread's heap, 1 to 3 MiB from run to run); with step 4's open
+//! bits sparse and a checkpoint saved a frame at a time (load 9 to 10, sub-tables linked, max
+//! RSS sampled every 20 ms): KCAAKCAA 49,216 to 49,364 (1.48; the same build without them
+//! 50,264 to 51,088), its peak now round 0 or the checkpoint after a slow start pass, KRAKCA
+//! 25,552 (26,424), KCABKC 31,104 (31,492), KPABKPA 42,632 (43,484): a table
 //! needs about 30 M positions before its value byte, high bit and this part fit in 1.5
 //! bytes per position, more when most of its positions are open after round 0.
 
