@@ -4,8 +4,8 @@
 //! `<MATERIAL>.xqckpt` in the table folder (on shared storage, a table whose worker died is
 //! resumed by whichever worker runs it next). The layout is in FORMAT.md: a header (magic,
 //! version, material, rule set, metrics, positions, step), the array lengths, zstd frames
-//! (level 1, one per MiB of each state array, compressed a few at a time in parallel, each
-//! after its compressed length), and a CRC-32 of
+//! (level 1, one per MiB of each state array, compressed one at a time with one context,
+//! each after its compressed length), and a CRC-32 of
 //! everything before it. A file is written to a temporary name, flushed to disk and renamed,
 //! so a checkpoint is whole or absent; a file that fails its CRC or belongs to another table,
 //! rule set, metrics or index is reported and ignored.
@@ -19,7 +19,6 @@ use super::generate::{Checkpoint, Meta, State, Step};
 use super::table::TbError;
 use crate::board::rules::RuleSet;
 use crate::index::Material;
-use rayon::prelude::*;
 use std::fs;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -156,7 +155,7 @@ impl FileCheckpoint {
             path: format!("checkpoint {}: {}", meta.material, p.display()),
             source: e,
         };
-        // every array in frames of FRAME bytes, compressed in parallel
+        // every array in frames of FRAME bytes
         let mut jobs = Vec::new();
         for k in 0..state.arrays() {
             let len = state.len(k);
@@ -171,8 +170,9 @@ impl FileCheckpoint {
         }
         head.extend_from_slice(&(jobs.len() as u32).to_le_bytes());
         let tmp = super::file::temp_path(&path);
-        // a few frames per thread at a time: the memory of a save stays a few MiB
-        let batch = 2 * rayon::current_num_threads();
+        // one frame at a time, one compression context and input buffer for all: the
+        // memory of a save stays about 2 MiB (KCAAKCAA's start pass peaks with it), and a
+        // level-1 save runs at several hundred MB/s (the policy bounds its share anyway)
         let mut size = 0u64;
         let mut write = || -> std::io::Result<()> {
             let mut f = std::io::BufWriter::new(fs::File::create(&tmp)?);
@@ -183,19 +183,17 @@ impl FileCheckpoint {
                 f.write_all(b)
             };
             put(&mut f, &head)?;
-            for group in jobs.chunks(batch) {
-                let frames: Vec<Vec<u8>> = group
-                    .par_iter()
-                    .map(|&(k, start, len)| {
-                        let mut raw = vec![0u8; len];
-                        state.read(k, start, &mut raw)?;
-                        zstd::bulk::compress(&raw, LEVEL)
-                    })
-                    .collect::<Result<_, _>>()?;
-                for fr in &frames {
-                    put(&mut f, &(fr.len() as u32).to_le_bytes())?;
-                    put(&mut f, fr)?;
-                }
+            let mut zc = zstd::bulk::Compressor::new(LEVEL)?;
+            let mut raw = Vec::new();
+            let mut out = Vec::new();
+            for &(k, start, len) in &jobs {
+                raw.resize(len, 0);
+                state.read(k, start, &mut raw)?;
+                out.clear();
+                out.reserve(zstd::zstd_safe::compress_bound(len));
+                zc.compress_to_buffer(&raw, &mut out)?;
+                put(&mut f, &(out.len() as u32).to_le_bytes())?;
+                put(&mut f, &out)?;
             }
             f.write_all(&crc.finalize().to_le_bytes())?;
             size += 4;

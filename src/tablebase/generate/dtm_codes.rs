@@ -65,7 +65,7 @@ impl Slots {
     /// The packed rule round of index `i` (which must have a slot).
     #[inline(always)]
     pub(super) fn nibble(&self, i: usize) -> u8 {
-        let k = self.slot(i);
+        let k = self.rank(i);
         (self.bytes.get(k >> 1) >> ((k & 1) * 4)) & 15
     }
 }
@@ -174,21 +174,36 @@ impl Gen<'_> {
                 offset,
                 count,
             });
+            if prune {
+                // only the positions decided by the rule rounds keep a slot: often few
+                slots.go_sparse()?;
+            }
             offset += count as u64;
         }
         Ok(())
     }
 
-    /// Before step 4 of a resumed generation (the slots hold the codes): the codes packed
-    /// when they can be (a fresh generation packs them at the end of the rule rounds).
+    /// Before step 4: in a resumed generation (the slots hold the codes), the codes packed
+    /// when they can be (a fresh generation packs them at the end of the rule rounds); the
+    /// open bits of packed codes held sparse when that is smaller (see
+    /// [`Slots::go_sparse`]: few positions keep a slot once the drawn ones lost theirs).
     pub(super) fn pack_for_dtm(&mut self, path: &Path) -> Result<(), TbError> {
-        if !self.rule_rounds || self.aux[0].packed.is_some() || !self.packable(|s| &s.bytes) {
-            return Ok(());
+        if self.rule_rounds && self.aux[0].packed.is_none() && self.packable(|s| &s.bytes) {
+            let backing = self.aux[0].bytes.backing();
+            self.pack_codes(path, &backing, false, |s| {
+                std::mem::replace(&mut s.bytes, Bytes::new(0, 0))
+            })?;
         }
-        let backing = self.aux[0].bytes.backing();
-        self.pack_codes(path, &backing, false, |s| {
-            std::mem::replace(&mut s.bytes, Bytes::new(0, 0))
-        })
+        if self.is_packed() {
+            for slots in &mut self.aux {
+                slots.go_sparse()?;
+            }
+            if super::phases() {
+                let [r, b] = [0, 1].map(|s| (self.aux[s].count(), self.aux[s].is_sparse_open()));
+                eprintln!("  step 4 slots: Red {r:?}, Black {b:?} (count, sparse)");
+            }
+        }
+        Ok(())
     }
 
     /// True when step 4 holds the codes packed.
@@ -201,7 +216,7 @@ impl Gen<'_> {
     #[inline(always)]
     fn round_of(&self, s: usize, i: usize) -> u8 {
         let slots = &self.aux[s];
-        if slots.has(i) {
+        if slots.holds(i) {
             slots.nibble(i)
         } else {
             0
@@ -214,7 +229,7 @@ impl Gen<'_> {
     #[inline(always)]
     pub(super) fn dtm_code(&self, x: Color, i: usize, c: u8) -> u8 {
         let slots = &self.aux[x.index()];
-        if !slots.has(i) {
+        if !slots.holds(i) {
             return c;
         }
         match slots.packed {

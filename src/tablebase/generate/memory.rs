@@ -24,7 +24,9 @@
 //! codes themselves. The table handed over keeps its verdicts for the positions decided by the
 //! rounds only (every other verdict is the plain one of its value, see
 //! [`SparseVerdicts`](super::SparseVerdicts)), in a work file while its WDL file is compressed
-//! (with the open bits that find them: KCAAKCAA's 4.1 MiB), and
+//! (with the open bits that find them, which step 4 with packed codes holds sparse when few
+//! positions keep a slot: KCAAKCAA's 2,425 a side, its dense bits 4.1 MiB, see
+//! [`slots`](super::slots)), and
 //! the tables one capture away are read from memory or block by block from their files (see
 //! [`subs`](super::subs)). KRNKR's closure, rule set 1, WDL and DTM (2 threads, load 8 to 9): the
 //! rule rounds at most 65.3 MiB, step 4 72.4 MiB (its level walk's sub-table blocks add up to 3
@@ -40,7 +42,7 @@
 //! library's; nothing else is mapped), the file writer's zstd contexts next to the value
 //! bytes (a level-15 context 3.9 MiB while the WDL file is compressed: one in a table under
 //! 40 M positions whose write would else set its peak, two in the others, see
-//! `file::write_threads`), a checkpoint's save (a few MiB, after a start pass of 10 s or
+//! `file::write_threads`), a checkpoint's save (about 2 MiB: a frame at a time, after a start pass of 10 s or
 //! more), the sub-table cache of the start pass (the capture probes' outcomes, two bits a
 //! position of the sides read: KPABKPA's 2.4 MiB), and for a table of 0.5 to 8.4 M
 //! positions the DTC file's dictionary trial (about 10 MiB). Alone, default metrics
@@ -48,7 +50,11 @@
 //! KRAKCA (11.7 M) 27,388 (2.40), KCABKC (18.1 M) 34,008 (1.92), KPABKPA (29.9 M) 43,140
 //! (1.48, at the end of its generation), KRABKAABB (31.8 M) 45,828 (1.48), KCAAKCAA (34.2 M)
 //! 51,944 to 52,252 (1.56 to 1.57, 2026-11-28; its step 4: the value bytes, that step's open
-//! bits, 4.1 MiB, and a worker thread's heap, 1 to 3 MiB from run to run): a table
+//! bits, 4.1 MiB, and a worker thread's heap, 1 to 3 MiB from run to run); with step 4's open
+//! bits sparse and a checkpoint saved a frame at a time (load 9 to 10, sub-tables linked, max
+//! RSS sampled every 20 ms): KCAAKCAA 49,216 to 49,364 (1.48; the same build without them
+//! 50,264 to 51,088), its peak now round 0 or the checkpoint after a slow start pass, KRAKCA
+//! 25,552 (26,424), KCABKC 31,104 (31,492), KPABKPA 42,632 (43,484): a table
 //! needs about 30 M positions before its value byte, high bit and this part fit in 1.5
 //! bytes per position, more when most of its positions are open after round 0.
 

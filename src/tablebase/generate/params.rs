@@ -42,3 +42,8 @@ pub(super) const SUB_CACHE_KEPT_BYTES: usize = 0;
 /// Allocations of at least this many bytes are mapped from the system on their own (and
 /// returned to it when freed) while tables are generated: see [`super::heap::settle_heap`].
 pub(super) const MMAP_THRESHOLD_BYTES: usize = 256 << 10;
+
+/// Step 4 with packed codes holds a side's open bits sparse (see `slots::sparse`) when that
+/// form takes at most this share of their bytes (numerator, denominator): only the
+/// positions decided by the rule rounds keep a slot there, under a percent of KCAAKCAA's.
+pub(super) const SPARSE_OPEN_MAX_SHARE: (usize, usize) = (1, 2);

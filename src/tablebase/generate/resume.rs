@@ -127,6 +127,9 @@ enum Array<'a> {
     /// [`super::round_codes`]): only saved (a restored state is dense).
     Codes(RoundCodes<'a>, usize),
     Bits(&'a Bits),
+    /// One side's open bits in step 4, either form (see [`Slots::go_sparse`]): only saved
+    /// (a restored state holds them dense).
+    Open(&'a Slots),
     /// Bytes whose number the saved state decides (see [`State::resize`]).
     Sized(&'a SizedBytes),
     /// One side's flags in the rule rounds, kept sparse and seen as a byte per slot (see
@@ -181,6 +184,7 @@ impl State<'_> {
             Array::Bytes(b) => b.len(),
             Array::Codes(_, n) => n,
             Array::Bits(b) => b.words() * 8,
+            Array::Open(s) => s.open_words() * 8,
             Array::Sized(b) => b.lock().len(),
             Array::Work(p) => p.count,
             Array::Flags(s) => s.count(),
@@ -213,6 +217,7 @@ impl State<'_> {
             Array::Bytes(b) => b.read_range(start, out),
             Array::Codes(c, _) => c.read_range(start, out),
             Array::Bits(b) => b.read_range(start, out),
+            Array::Open(s) => s.read_open(start, out),
             Array::Sized(b) => b.lock().read_range(start, out),
             Array::Work(p) => return p.file.read_at(out, p.offset + start as u64),
             Array::Flags(s) => s.read_flags(start, out),
@@ -224,7 +229,7 @@ impl State<'_> {
     pub fn write(&self, k: usize, start: usize, data: &[u8]) {
         match self.arrays[k] {
             Array::Bytes(b) => b.write_range(start, data),
-            Array::Codes(..) | Array::Work(_) | Array::Flags(_) => {
+            Array::Codes(..) | Array::Work(_) | Array::Flags(_) | Array::Open(_) => {
                 unreachable!("a checkpoint is restored into a dense state")
             }
             Array::Bits(b) => b.write_range(start, data),
@@ -289,8 +294,13 @@ impl Gen<'_> {
                 arrays.push(Array::Bits(a));
                 arrays.push(Array::Bits(b));
             }
-            arrays.push(Array::Bits(&self.aux[0].open));
-            arrays.push(Array::Bits(&self.aux[1].open));
+            for slots in &self.aux {
+                arrays.push(match sized {
+                    // restored dense
+                    Some(_) => Array::Bits(&slots.open),
+                    None => Array::Open(slots),
+                });
+            }
             match sized {
                 Some([a, b]) => {
                     arrays.push(Array::Sized(a));

@@ -525,13 +525,13 @@ impl Gen<'_> {
                 if let Some((r, path)) = &mut file {
                     r.read_exact(&mut buf[..len]).map_err(|e| io(path, e))?;
                 }
-                let first = slots.slot(start);
+                let first = slots.rank(start);
                 if let Some(p) = &slots.packed {
                     // the chunk's codes, read at once
                     let last = if start + len == n {
                         p.count
                     } else {
-                        slots.slot(start + len)
+                        slots.rank(start + len)
                     };
                     from_file.resize(last - first, 0);
                     p.file
@@ -540,7 +540,7 @@ impl Gen<'_> {
                 }
                 let mut k = first;
                 for (j, i) in (start..start + len).enumerate() {
-                    let c = if slots.has(i) {
+                    let c = if slots.holds(i) {
                         k += 1;
                         match &slots.packed {
                             Some(_) => from_file[k - 1 - first],

@@ -15,6 +15,12 @@
 //! flags four bits a slot, and from then on only the slots whose flags are not 0 keep a
 //! byte, found by a rank over a bit per slot (KCABKCA: 43 % of its open positions;
 //! a bit and 0.43 bytes per open position instead of a byte).
+//!
+//! In step 4 with packed codes only the positions decided by the rule rounds keep a slot,
+//! often few (KCAAKCAA: 2,425 of 17 M a side), and the bits are held sparse from the end of
+//! the rounds on ([`Slots::go_sparse`], see [`sparse`]): the value bytes of step 4 and the
+//! verdicts handed over after it find the slots through [`Slots::holds`] and
+//! [`Slots::rank`], a checkpoint reads the bits' dense image ([`Slots::read_open`]).
 
 use super::bytes::{Bits, Bytes};
 use super::params::CHUNK;
@@ -26,6 +32,9 @@ use crate::tablebase::table::TbError;
 use crate::tablebase::workfile::Backing;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+
+mod sparse;
+use sparse::SparseOpen;
 
 /// Words of bits per rank count.
 const BLOCK: usize = 8;
@@ -58,6 +67,11 @@ pub(super) struct Slots {
     pub(super) flags: Flags,
     /// Number of set bits (as of the last ranking).
     pub(super) total: usize,
+    /// In step 4 with packed codes and after it: the open bits held sparse (see
+    /// [`Slots::go_sparse`]; `open` is then empty). Only [`Slots::holds`],
+    /// [`Slots::rank`], [`Slots::nibble`](super::dtm_codes) and the reads of the open bits
+    /// as bytes see them.
+    sparse: Option<SparseOpen>,
 }
 
 impl Slots {
@@ -74,6 +88,7 @@ impl Slots {
             split: None,
             flags: Flags::Dense,
             total: 0,
+            sparse: None,
         })
     }
 
@@ -91,6 +106,7 @@ impl Slots {
             split: None,
             flags: Flags::Dense,
             total: 0,
+            sparse: None,
         }
     }
 
@@ -172,6 +188,67 @@ impl Slots {
     #[inline(always)]
     pub fn has(&self, i: usize) -> bool {
         self.open.get(i)
+    }
+
+    /// The open bits held sparse when that takes at most
+    /// [`params::SPARSE_OPEN_MAX_SHARE`](super::params::SPARSE_OPEN_MAX_SHARE) of their
+    /// bytes (bits on the heap only): from then on only [`Slots::holds`],
+    /// [`Slots::rank`], [`Slots::open_words`] and [`Slots::read_open`] see them (step 4 with
+    /// packed codes and the verdicts after it). The number of set bits becomes the count.
+    pub fn go_sparse(&mut self) -> Result<(), TbError> {
+        if self.sparse.is_some() || !matches!(self.open.backing(), Backing::Heap) {
+            return Ok(());
+        }
+        if let Some(s) = SparseOpen::of(&self.open) {
+            self.total = s.rank(usize::MAX);
+            self.open = Bits::with(&Backing::Heap, 0)?;
+            self.base = Vec::new();
+            self.within = Vec::new();
+            self.sparse = Some(s);
+        }
+        Ok(())
+    }
+
+    /// [`Slots::has`] for either form of the open bits (see [`Slots::go_sparse`]).
+    #[inline(always)]
+    pub fn holds(&self, i: usize) -> bool {
+        match &self.sparse {
+            Some(s) => s.get(i),
+            None => self.open.get(i),
+        }
+    }
+
+    /// The slots before index `i` (its slot when it has one), for either form of the open
+    /// bits (see [`Slots::go_sparse`]) and any `i` up to the bits' end.
+    #[inline(always)]
+    pub fn rank(&self, i: usize) -> usize {
+        match &self.sparse {
+            Some(s) => s.rank(i),
+            None if i >= self.open.words() * 64 => self.total,
+            None => self.slot(i),
+        }
+    }
+
+    /// Words of the open bits, either form.
+    pub fn open_words(&self) -> usize {
+        match &self.sparse {
+            Some(s) => s.words(),
+            None => self.open.words(),
+        }
+    }
+
+    /// Bytes `start..start + out.len()` of the open bits (their dense image, either form;
+    /// `start` a multiple of 8).
+    pub fn read_open(&self, start: usize, out: &mut [u8]) {
+        match &self.sparse {
+            Some(s) => s.read_range(start, out),
+            None => self.open.read_range(start, out),
+        }
+    }
+
+    /// True when the open bits are held sparse (see [`Slots::go_sparse`]).
+    pub fn is_sparse_open(&self) -> bool {
+        self.sparse.is_some()
     }
 
     #[inline(always)]
@@ -501,5 +578,36 @@ mod tests {
             .collect();
         assert_eq!(scanned, want4);
         assert!(!s.has(0) && s.has(3) && s.has(63));
+    }
+
+    /// Few slots: the open bits go sparse, and the slots, ranks and dense image are those of
+    /// the bits; many: they stay.
+    #[test]
+    fn sparse_open_bits_rank_as_dense() {
+        let n = 64 * 1000;
+        let mut s = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        for i in (0..n).filter(|i| i % 1013 == 7) {
+            s.open.set(i);
+        }
+        s.allocate_lean(&Backing::Heap, 0).expect("heap");
+        let dense: Vec<(bool, usize)> = (0..n).map(|i| (s.has(i), s.rank(i))).collect();
+        let mut image = vec![0u8; s.open_words() * 8];
+        s.read_open(0, &mut image);
+        s.go_sparse().expect("heap");
+        assert!(s.is_sparse_open() && s.open.words() == 0);
+        for (i, &(has, rank)) in dense.iter().enumerate() {
+            assert_eq!((s.holds(i), s.rank(i)), (has, rank), "index {i}");
+        }
+        assert_eq!(s.rank(n), s.count());
+        let mut again = vec![0u8; s.open_words() * 8];
+        s.read_open(0, &mut again);
+        assert_eq!(again, image);
+        let mut full = Slots::empty(&Backing::Heap, n, true).expect("heap");
+        for i in (0..n).step_by(2) {
+            full.open.set(i);
+        }
+        full.allocate_lean(&Backing::Heap, 0).expect("heap");
+        full.go_sparse().expect("heap");
+        assert!(!full.is_sparse_open());
     }
 }

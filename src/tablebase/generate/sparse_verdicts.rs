@@ -5,8 +5,10 @@
 //! ([`SparseVerdicts::spill`]; a table whose step 4 packed its codes hands them over there
 //! already, see [`super::dtm_codes`]) and the writer reads them a block at a time
 //! ([`SparseVerdicts::window`]), and so do the open bits that find them (an eighth of a
-//! byte per position: KCAAKCAA's 4.1 MiB), the rank counts staying (a sixty-fourth of
-//! that): the compression's contexts and buffers come on top of the values alone.
+//! byte per position), the rank counts staying (a sixty-fourth of that): the compression's
+//! contexts and buffers come on top of the values alone. Open bits held sparse (step 4 with
+//! packed codes, when few positions keep a slot: KCAAKCAA's 2,425 a side, see
+//! [`Slots::go_sparse`]) are small and stay.
 
 use super::bytes::Bytes;
 use super::slots::Slots;
@@ -113,7 +115,7 @@ impl Window<'_> {
                 .then(|| bytes[o.before[w] as usize + below.count_ones() as usize]);
         }
         let slots = &self.v.slots[s];
-        slots.has(i).then(|| bytes[slots.slot(i) - first])
+        slots.holds(i).then(|| bytes[slots.rank(i) - first])
     }
 }
 
@@ -184,7 +186,8 @@ impl SparseVerdicts {
         let Some(sp) = &mut self.spilled else {
             return Ok(());
         };
-        if sp.open.is_some() {
+        // sparse open bits are small: they stay
+        if sp.open.is_some() || self.slots.iter().any(|s| s.is_sparse_open()) {
             return Ok(());
         }
         let work = WorkBytes::create(path)?;
@@ -261,10 +264,10 @@ impl SparseVerdicts {
                     continue;
                 }
                 let slot = |i: usize| {
-                    if i >= slots.open.words() * 64 {
+                    if i >= slots.open_words() * 64 {
                         sp.counts[s]
                     } else {
-                        slots.slot(i)
+                        slots.rank(i)
                     }
                 };
                 let (first, last) = (slot(a - lo), slot(b - lo));
