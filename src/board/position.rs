@@ -282,6 +282,20 @@ impl Position {
         self.is_attacked(self.king(self.turn), !self.turn)
     }
 
+    /// [`Position::in_check`] right after `m` was played from a position whose side not to
+    /// move was not in check (every legal position): a move that neither leaves nor enters
+    /// the king's check zone ([`attacks::CHECK_ZONE`]: its rank and file, horse legs and
+    /// the points horses and pawns attack it from) changes no attack on it, so the full
+    /// test runs only for the moves that touch the zone.
+    #[inline]
+    pub fn in_check_after(&self, m: Move) -> bool {
+        let ksq = self.king(self.turn);
+        if attacks::CHECK_ZONE[ksq.index()] & (m.from().bit() | m.to().bit()) == 0 {
+            return false;
+        }
+        self.in_check()
+    }
+
     /// True when `sq` is attacked by a piece of `by` (the enemy king counts on an open file).
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
@@ -515,6 +529,44 @@ mod tests {
         let f = p.flip_colors();
         assert_eq!(f.flip_colors(), p);
         assert_eq!(f.turn(), Color::Black);
+    }
+
+    /// `in_check_after` answers as `in_check` after every legal move of random games from
+    /// a few middlegames (a small linear congruential generator picks the moves).
+    #[test]
+    fn in_check_after_matches_in_check() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let (mut checks, mut skipped) = (0, 0);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..100 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let after = pos.after(m);
+                        assert_eq!(after.in_check_after(m), after.in_check(), "{m}");
+                        checks += after.in_check() as usize;
+                        let k = after.king(after.turn()).index();
+                        skipped += (attacks::CHECK_ZONE[k] & (m.from().bit() | m.to().bit()) == 0)
+                            as usize;
+                    }
+                    seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    pos.play(moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        // checks were met, and most moves were answered without the full test
+        assert!(checks > 100 && skipped > 1000, "{checks} {skipped}");
     }
 
     /// `keys_after` gives the keys `play` computes (less the side to move's part), and two

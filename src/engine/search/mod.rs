@@ -244,7 +244,7 @@ impl<'a> Searcher<'a> {
         let u = self.pos.play(m);
         self.tt.prefetch(self.pos.key());
         self.keys.push(key);
-        self.checks.push(self.pos.in_check());
+        self.checks.push(self.pos.in_check_after(m));
         self.moves.push(Some(m));
         u
     }
