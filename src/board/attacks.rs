@@ -1,7 +1,9 @@
 //! Precomputed move and attack tables, built at compile time.
 //!
-//! Rook and cannon lines use ray masks: the first blocker in a direction is the lowest set
-//! bit of `ray & occupied` for the two increasing directions and the highest for the two
+//! A rook's or cannon's attacks come from a table per line (`LINE`, indexed by the point on
+//! its rank or file and that line's occupancy as 9 or 10 bits). Ray masks serve the tests
+//! that stop early (checks, pins): the first blocker in a direction is the lowest set bit
+//! of `ray & occupied` for the two increasing directions and the highest for the two
 //! decreasing ones. Horses, elephants, advisors, kings and pawns use small per-square
 //! tables; horse legs and elephant eyes are checked against the occupancy.
 
@@ -471,10 +473,18 @@ pub fn cannon_captures(sq: Square, occ: u128) -> u128 {
 /// one table look-up per line for both.
 #[inline(always)]
 pub fn cannon_attacks(sq: Square, occ: u128) -> (u128, u128) {
+    let (rook, captures) = line_attacks(sq, occ);
+    (rook & !occ, captures)
+}
+
+/// [`rook_attacks`] and [`cannon_captures`] of `sq` at once: the first occupied point each
+/// way (with the empty points before it) and the second.
+#[inline(always)]
+pub(crate) fn line_attacks(sq: Square, occ: u128) -> (u128, u128) {
     let (rank, file, shift, f) = lines(sq, occ);
     let rook = ((rank & 0x3FF) as u128) << shift | file_points(file & 0x3FF, f);
     let captures = ((rank >> 16) as u128) << shift | file_points(file >> 16, f);
-    (rook & !occ, captures)
+    (rook, captures)
 }
 
 /// Squares a horse on `sq` attacks given the occupancy (legs checked).

@@ -1,7 +1,7 @@
 //! A validated position with bitboards, incremental Zobrist keys and make/unmake.
 
 use super::attacks::{
-    self, attacked_on, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS, RAYS,
+    self, attacked_on, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS,
 };
 use super::zobrist::{piece_key, side_key};
 use super::{Bitboard, Color, Move, Piece, PositionError, Role, Setup, Square};
@@ -352,22 +352,11 @@ impl Position {
         }
         let rooks = r[Role::Rook.index()] & theirs;
         let cannons = r[Role::Cannon.index()] & theirs;
-        let king = r[Role::King.index()] & theirs;
-        for (dir, &ray) in RAYS[sq.index()].iter().enumerate() {
-            let straight = rooks | if dir & 1 == 0 { king } else { 0 };
-            if (straight | cannons) & ray == 0 {
-                continue;
-            }
-            let b = ray & occ;
-            if b == 0 {
-                continue;
-            }
-            let s1 = attacks::nearest_on_ray(b, dir);
-            out |= (1u128 << s1) & straight;
-            let b2 = RAYS[s1 as usize][dir] & occ;
-            if b2 != 0 {
-                out |= (1u128 << attacks::nearest_on_ray(b2, dir)) & cannons;
-            }
+        let king = r[Role::King.index()] & theirs & Bitboard::file(sq.file()).bits();
+        if (rooks | cannons | king) & attacks::LINES[sq.index()] != 0 {
+            // the first occupied point each way and, for cannons, the second
+            let (first, second) = attacks::line_attacks(sq, occ);
+            out |= first & (rooks | king) | second & cannons;
         }
         out
     }
