@@ -1,7 +1,7 @@
 //! A validated position with bitboards, incremental Zobrist keys and make/unmake.
 
 use super::attacks::{
-    self, attacked_on, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS, RAYS,
+    self, attacked_on, first_blocker, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, PAWN_ATTACKERS,
 };
 use super::zobrist::{piece_key, side_key};
 use super::{Bitboard, Color, Move, Piece, PositionError, Role, Setup, Square};
@@ -282,6 +282,20 @@ impl Position {
         self.is_attacked(self.king(self.turn), !self.turn)
     }
 
+    /// [`Position::in_check`] right after `m` was played from a position whose side not to
+    /// move was not in check (every legal position): a move that neither leaves nor enters
+    /// the king's check zone ([`attacks::CHECK_ZONE`]: its rank and file, horse legs and
+    /// the points horses and pawns attack it from) changes no attack on it, so the full
+    /// test runs only for the moves that touch the zone.
+    #[inline]
+    pub fn in_check_after(&self, m: Move) -> bool {
+        let ksq = self.king(self.turn);
+        if attacks::CHECK_ZONE[ksq.index()] & (m.from().bit() | m.to().bit()) == 0 {
+            return false;
+        }
+        self.in_check()
+    }
+
     /// True when `sq` is attacked by a piece of `by` (the enemy king counts on an open file).
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
@@ -338,22 +352,11 @@ impl Position {
         }
         let rooks = r[Role::Rook.index()] & theirs;
         let cannons = r[Role::Cannon.index()] & theirs;
-        let king = r[Role::King.index()] & theirs;
-        for (dir, &ray) in RAYS[sq.index()].iter().enumerate() {
-            let straight = rooks | if dir & 1 == 0 { king } else { 0 };
-            if (straight | cannons) & ray == 0 {
-                continue;
-            }
-            let b = ray & occ;
-            if b == 0 {
-                continue;
-            }
-            let s1 = attacks::nearest_on_ray(b, dir);
-            out |= (1u128 << s1) & straight;
-            let b2 = RAYS[s1 as usize][dir] & occ;
-            if b2 != 0 {
-                out |= (1u128 << attacks::nearest_on_ray(b2, dir)) & cannons;
-            }
+        let king = r[Role::King.index()] & theirs & Bitboard::file(sq.file()).bits();
+        if (rooks | cannons | king) & attacks::LINES[sq.index()] != 0 {
+            // the first occupied point each way and, for cannons, the second
+            let (first, second) = attacks::line_attacks(sq, occ);
+            out |= first & (rooks | king) | second & cannons;
         }
         out
     }
@@ -515,6 +518,44 @@ mod tests {
         let f = p.flip_colors();
         assert_eq!(f.flip_colors(), p);
         assert_eq!(f.turn(), Color::Black);
+    }
+
+    /// `in_check_after` answers as `in_check` after every legal move of random games from
+    /// a few middlegames (a small linear congruential generator picks the moves).
+    #[test]
+    fn in_check_after_matches_in_check() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let (mut checks, mut skipped) = (0, 0);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..100 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let after = pos.after(m);
+                        assert_eq!(after.in_check_after(m), after.in_check(), "{m}");
+                        checks += after.in_check() as usize;
+                        let k = after.king(after.turn()).index();
+                        skipped += (attacks::CHECK_ZONE[k] & (m.from().bit() | m.to().bit()) == 0)
+                            as usize;
+                    }
+                    seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    pos.play(moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        // checks were met, and most moves were answered without the full test
+        assert!(checks > 100 && skipped > 1000, "{checks} {skipped}");
     }
 
     /// `keys_after` gives the keys `play` computes (less the side to move's part), and two

@@ -76,6 +76,23 @@ fn advise_huge_pages(slots: &Vec<Slot>) {
     let _ = slots;
 }
 
+/// Ask the processor to bring the cache line of `r` in (a hint: a load that never faults
+/// nor stalls the program); does nothing on other architectures. The table's slots and the
+/// search's evaluation cache are fetched this way when a move is made, ahead of their probe.
+#[inline(always)]
+pub fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = std::ptr::from_ref(r).cast::<i8>();
+        // SAFETY: a prefetch is a hint that never faults nor reads into the program, and SSE
+        // (which it needs) is part of every x86_64 processor
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
 /// A hit.
 #[derive(Copy, Clone, Debug)]
 pub struct Hit {
@@ -147,19 +164,10 @@ impl Tt {
     }
 
     /// Ask the processor to bring `key`'s slot into the cache (called when a move is made, so
-    /// that the probe at the next node waits less); does nothing on other architectures.
+    /// that the probe at the next node waits less).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = std::ptr::from_ref(self.slot(key)).cast::<i8>();
-            // SAFETY: a prefetch is a hint that never faults nor reads into the program, and SSE
-            // (which it needs) is part of every x86_64 processor
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.slot(key));
     }
 
     /// The slot's data when it holds `key`.

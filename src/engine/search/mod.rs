@@ -243,8 +243,9 @@ impl<'a> Searcher<'a> {
         self.ev.apply(&self.pos, m);
         let u = self.pos.play(m);
         self.tt.prefetch(self.pos.key());
+        super::tt::prefetch(&self.eval_cache[self.pos.key() as usize & (EVAL_CACHE - 1)]);
         self.keys.push(key);
-        self.checks.push(self.pos.in_check());
+        self.checks.push(self.pos.in_check_after(m));
         self.moves.push(Some(m));
         u
     }
