@@ -23,8 +23,7 @@
 //! checking/chasing", `CL`/`ZL` "the side to move loses if it keeps checking/chasing". A round:
 //!
 //! 1. Reset: `CW = IN_CHECK`, `ZW = IN_CHASE`, `CL = CHECK`, `ZL = CHASE`; a capture-draw
-//!    clears `CL` (`ZL`) unless the position also has `CW` (`ZW`); a lose flag that step 2
-//!    would only remove again at once is left out while its witness holds ([`witness`]).
+//!    clears `CL` (`ZL`) unless the position also has `CW` (`ZW`).
 //! 2. Clean-up to a fixpoint (the "fake" violations are removed). A position keeps `CL` only
 //!    while every move of its side is bad or reaches an open position with `CW` (a check the
 //!    opponent must answer); it keeps `ZL` only while every such move reaches a position with
@@ -77,7 +76,6 @@ mod marks;
 mod position;
 mod reopen;
 mod settle;
-mod witness;
 
 use super::bytes::Bits;
 use super::{code, tail_move, Gen, CHUNK};
@@ -89,7 +87,6 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use settle::{Dirty, Pass};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use witness::Witness;
 
 /// Base flags (set once after round 0).
 const CHECK: u8 = 1;
@@ -304,6 +301,21 @@ impl Gen<'_> {
         any.load(Relaxed)
     }
 
+    /// Step 1 of a round: working flags from the base flags.
+    fn reset_flags(&self) {
+        for side in Color::ALL {
+            let aux = &self.aux[side.index()];
+            self.each_open(side, |i, k| {
+                let f = aux.flag_at(k) & BASE;
+                if f != 0 {
+                    let cd = self.capture_draw_in(side, i, aux.code(k));
+                    aux.set_flag_at(k, f | reopen::reset_work(f, cd));
+                }
+                false
+            });
+        }
+    }
+
     /// Step 3 for the benefit of the other side: rule the violators among the open positions
     /// of `side`, each marked in `front` (the first frontier of the propagation). Returns
     /// how many.
@@ -425,8 +437,6 @@ pub(super) fn run(
         // most open positions get no flag: only the others keep a byte
         g.sparse_flags(flags_path)?;
     }
-    // beside the state too (see [`witness`])
-    let witness = Witness::new(g, &backing)?;
     if super::phases() {
         eprintln!(
             "  marks {:.2} s, CPU {:.2} s",
@@ -451,12 +461,12 @@ pub(super) fn run(
         let incremental = pure && g.reopen(order - 1, &dirty);
         if !incremental {
             dirty.clear();
-            g.reset_flags(&witness);
+            g.reset_flags();
             if super::phases() {
                 eprintln!("  round {order}: reset, CPU {:.2} s", super::cpu_seconds());
             }
         }
-        pure = g.clean_up(&dirty, incremental, &witness);
+        pure = g.clean_up(&dirty, incremental);
         if super::phases() {
             eprintln!(
                 "  round {order}: clean-up {:.2} s, CPU {:.2} s",

@@ -197,18 +197,6 @@ impl Slots {
         matches!(self.flags, Flags::Sparse(_))
     }
 
-    /// Where the flag byte of slot `k` is among the [`Slots::flag_bytes`] (the slot itself
-    /// with a byte per slot); None without a flag byte (sparse flags 0) and while the marks
-    /// are set.
-    #[inline(always)]
-    pub fn flag_slot(&self, k: usize) -> Option<usize> {
-        match &self.flags {
-            Flags::Dense => Some(k),
-            Flags::Nibbles(_) => None,
-            Flags::Sparse(f) => f.has(k).then(|| f.slot(k)),
-        }
-    }
-
     /// Number of slots whose flags have a byte (every slot's but with sparse flags).
     pub fn flag_bytes(&self) -> usize {
         match &self.flags {

@@ -2,24 +2,14 @@
 //! position keeps its `CL`/`ZL` ("loses if it keeps checking/chasing") and its `CW`/`ZW`
 //! ("wins if the opponent keeps checking/chasing") flags, given its successors' flags.
 
-use super::{Child, Node, Pass, CL, CW, IN_CHASE, IN_CHECK, ZL, ZW};
+use super::{Child, Node, Pass, CL, CW, ZL, ZW};
 use crate::board::rules::{escape_targets, gives_check, new_attacks};
 use crate::board::{Bitboard, Move, MoveList, Position};
 use crate::tablebase::generate::Gen;
 
 impl Gen<'_> {
-    /// The `CL`/`ZL` clean-up of one position (side to move: the possible violator). In
-    /// `fixed` the flags (`CL`, `ZL`) it removed through an open child that can never carry
-    /// the matching win flag (no `IN_CHECK`, no `IN_CHASE` among its base flags; see
-    /// [`super::witness`]).
-    pub(super) fn remove_lose(
-        &self,
-        x: &Node,
-        flags: u8,
-        cd: bool,
-        pass: Pass,
-        fixed: &mut u8,
-    ) -> u8 {
+    /// The `CL`/`ZL` clean-up of one position (side to move: the possible violator).
+    pub(super) fn remove_lose(&self, x: &Node, flags: u8, cd: bool, pass: Pass) -> u8 {
         let mut f = flags;
         if cd {
             let mut changed = false;
@@ -137,9 +127,6 @@ impl Gen<'_> {
                         if cf & CW == 0 {
                             long_check = false;
                             f &= !CL;
-                            if cf & IN_CHECK == 0 {
-                                *fixed |= CL;
-                            }
                         } else {
                             check_empty = false;
                         }
@@ -148,9 +135,6 @@ impl Gen<'_> {
                         if cf & ZW == 0 {
                             long_chase = false;
                             f &= !ZL;
-                            if cf & IN_CHASE == 0 {
-                                *fixed |= ZL;
-                            }
                         } else {
                             chasing.push(m);
                         }

@@ -24,7 +24,6 @@
 //! the piece list, the position and the ranking context rewritten, no node built and moved
 //! per visit), once for both sides to move.
 
-use super::witness::{coverable, Witness};
 use super::{Node, CL, CW, ZL, ZW};
 use crate::board::Color;
 use crate::tablebase::generate::bytes::Bits;
@@ -107,9 +106,8 @@ impl Gen<'_> {
     /// in the worklist (then a position whose flags change marks itself, its predecessors
     /// and, when a flag its grandparents read changed, theirs, for both kinds of sweep):
     /// `lose` examines the `CL`/`ZL` flags, otherwise the `CW`/`ZW` flags. Returns how many
-    /// positions changed. With `note` (the first lose sweep after a full reset) the witnesses
-    /// of the positions that lose every lose flag to one are recorded (see [`super::witness`]).
-    fn sweep(&self, lose: bool, pass: Pass, scope: Scope, note: Option<&Witness>) -> u64 {
+    /// positions changed.
+    fn sweep(&self, lose: bool, pass: Pass, scope: Scope) -> u64 {
         let n = self.size();
         let changes = AtomicU64::new(0);
         let want = if lose { CL | ZL } else { CW | ZW };
@@ -134,20 +132,7 @@ impl Gen<'_> {
                     let Some(x) = self.side_in(scratch, &mut here, i, side) else {
                         continue;
                     };
-                    let cd = self.capture_draw_in(side, i, v);
-                    if lose {
-                        let mut fixed = 0;
-                        let g = self.remove_lose(x, f, cd, pass, &mut fixed);
-                        if let Some(w) = note {
-                            let gone = f & (CL | ZL);
-                            if g & (CL | ZL) == 0 && gone & !(fixed & coverable(f)) == 0 {
-                                w.note(self, side, k);
-                            }
-                        }
-                        g
-                    } else {
-                        self.remove_win(x, f, cd, pass)
-                    }
+                    self.examine(x, f, self.capture_draw_in(side, i, v), lose, pass)
                 };
                 if g != f {
                     aux.set_flag_at(k, g);
@@ -187,6 +172,16 @@ impl Gen<'_> {
             }
         }
         changes.into_inner()
+    }
+
+    /// The clean-up of one position `x` with flags `f` and capture-draw `cd`: its lose flags
+    /// (`lose`) or its win flags.
+    fn examine(&self, x: &Node, f: u8, cd: bool, lose: bool, pass: Pass) -> u8 {
+        if lose {
+            self.remove_lose(x, f, cd, pass)
+        } else {
+            self.remove_win(x, f, cd, pass)
+        }
     }
 
     /// Mark in `parents` the predecessors of every open position with a lose flag: a win
@@ -275,7 +270,7 @@ impl Gen<'_> {
     /// one's kind, or earlier), and every change since is marked, so the marked sweeps
     /// reach the same fixpoint as full ones would, at a fraction of the cost (the last
     /// sweeps of a round change a few thousand flags among millions).
-    fn settle_full(&self, pass: Pass, dirty: &Dirty, witness: &Witness) {
+    fn settle_full(&self, pass: Pass, dirty: &Dirty) {
         // (a sweep without changes is tracked in any table)
         let few = ((self.size() as f64 * params::SETTLE_TRACK_BELOW) as u64)
             .clamp(1, params::SETTLE_LOG_CAP);
@@ -289,13 +284,11 @@ impl Gen<'_> {
             sweeps += 1;
             let changes = if parents {
                 self.mark_lose_parents(&dirty.win);
-                let c = self.sweep(lose, pass, Scope::Parents(&log, few, &dirty.win), None);
+                let c = self.sweep(lose, pass, Scope::Parents(&log, few, &dirty.win));
                 dirty.clear();
                 c
             } else {
-                // the first sweep (a lose sweep) right after the reset records witnesses
-                let note = (sweeps == 1).then_some(witness);
-                self.sweep(lose, pass, Scope::All(&log, few), note)
+                self.sweep(lose, pass, Scope::All(&log, few))
             };
             let changed = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
             if changes < few {
@@ -325,7 +318,7 @@ impl Gen<'_> {
     pub(super) fn settle_marked(&self, pass: Pass, dirty: &Dirty) {
         let mut lose = true;
         while !(dirty.lose.is_empty() && dirty.win.is_empty()) {
-            let c = self.sweep(lose, pass, Scope::Marked(dirty), None);
+            let c = self.sweep(lose, pass, Scope::Marked(dirty));
             if super::super::phases() {
                 eprintln!(
                     "    marked sweep {} {pass:?}: {c} changes, CPU {:.2} s",
@@ -361,11 +354,11 @@ impl Gen<'_> {
     /// a flag), so its greatest fixpoint is the same from either start. [`Pass::Three`] can
     /// only decide differently where a position carries both sides of a flag pair, so it
     /// starts from those; the final [`Pass::Two`] from what changed since and from those.
-    pub(super) fn clean_up(&self, dirty: &Dirty, incremental: bool, witness: &Witness) -> bool {
+    pub(super) fn clean_up(&self, dirty: &Dirty, incremental: bool) -> bool {
         if incremental {
             self.settle_marked(Pass::Two, dirty);
         } else {
-            self.settle_full(Pass::Two, dirty, witness);
+            self.settle_full(Pass::Two, dirty);
         }
         if !self.mark_mutual(dirty) {
             return true;
