@@ -141,8 +141,14 @@ impl SplitCodes {
             }
             v
         });
-        if r.is_ok() {
-            self.note(k, new);
+        if let Ok(old) = r {
+            // only the change of state this update made, from the state it found: a count
+            // down whose state is written late must not undo a decision another thread took
+            // meanwhile on the same slot (the state read open again while the code is a loss)
+            let (from, to) = (state_of(old, self.cd), state_of(new, self.cd));
+            if from != to {
+                let _ = self.state.update_pair(k, |t| (t == from).then_some(to));
+            }
         }
         r
     }
