@@ -109,6 +109,13 @@ pub struct Searcher<'a> {
 /// Entries of each searcher's evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
 
+/// The evaluation cache's entry for the position of `key` (probed in the search, fetched
+/// ahead when a move is made).
+#[inline(always)]
+fn eval_slot(key: u64) -> usize {
+    key as usize & (EVAL_CACHE - 1)
+}
+
 impl<'a> Searcher<'a> {
     /// A search of `pos`, reached through `history` (the earlier positions' keys, oldest
     /// first, each with the move played from it), with `tt`, optional tablebases, a stop flag
@@ -229,7 +236,7 @@ impl<'a> Searcher<'a> {
     /// before (the evaluation depends on the position alone, which the key stands for).
     fn eval(&mut self) -> i32 {
         let key = self.pos.key();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        let slot = &mut self.eval_cache[eval_slot(key)];
         if slot.0 == key && key != 0 {
             return slot.1;
         }
@@ -243,7 +250,7 @@ impl<'a> Searcher<'a> {
         self.ev.apply(&self.pos, m);
         let u = self.pos.play(m);
         self.tt.prefetch(self.pos.key());
-        super::tt::prefetch(&self.eval_cache[self.pos.key() as usize & (EVAL_CACHE - 1)]);
+        super::tt::prefetch(&self.eval_cache[eval_slot(self.pos.key())]);
         self.keys.push(key);
         self.checks.push(self.pos.in_check_after(m));
         self.moves.push(Some(m));

@@ -200,7 +200,7 @@ impl Slots {
             return Ok(());
         }
         if let Some(s) = SparseOpen::of(&self.open) {
-            self.total = s.rank(usize::MAX);
+            self.total = s.count();
             self.open = Bits::with(&Backing::Heap, 0)?;
             self.base = Vec::new();
             self.within = Vec::new();

@@ -107,6 +107,11 @@ impl SparseOpen {
         }
     }
 
+    /// Set bits.
+    pub fn count(&self) -> usize {
+        self.total
+    }
+
     /// Words of the bits (of their dense form).
     pub fn words(&self) -> usize {
         self.len
