@@ -7,6 +7,7 @@
 //! file also draws, which the WDL file tells) are filled with the preceding value so that
 //! runs stay long.
 
+mod dict;
 mod stream;
 mod workers;
 
@@ -413,7 +414,7 @@ pub fn write_dtc_bytes(
 /// True when a file of `nblocks` blocks of `block` positions tries a trained dictionary (see
 /// [`write_content`]): small blocks (the DTC file's) and a few dozen to a few hundred of them.
 /// Its blocks are then compressed whole in memory, twice, and the training's buffers add
-/// about 10 MiB to the peak of so small a table (see `plan`).
+/// about 2 MiB to the peak of so small a table (see `plan` and [`dict`]).
 pub(crate) fn tries_dictionary(block: u32, nblocks: usize) -> bool {
     block < 65_536 && (16..=256).contains(&nblocks)
 }
@@ -465,9 +466,9 @@ fn write_content(
             data.extend_from_slice(&sample);
             sizes.push(sample.len());
         }
-        let trained = zstd::dict::from_continuous(&data, &sizes, 16 * 1024);
+        let trained = dict::train(&data, &sizes, 16 * 1024);
         drop(data);
-        if let Ok(d) = trained {
+        if let Some(d) = trained {
             let with = compress_blocks(c, block as usize, level, Some(&d), all);
             if let Ok(with) = with {
                 let size: usize = with.iter().map(|b| b.len()).sum::<usize>() + d.len();

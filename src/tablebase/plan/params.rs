@@ -24,7 +24,8 @@ pub struct Params {
     /// What the DTC file's writer adds when it tries a trained dictionary (a table of 0.5 to
     /// 8.4 M positions: its file has 16 to 256 blocks, see
     /// [`crate::tablebase::file::tries_dictionary`]): the training's buffers and the blocks
-    /// compressed in memory (bytes).
+    /// compressed in memory (bytes; about 1 MiB measured on KRAKC since the trainer's smaller
+    /// table, `file/dict.rs`).
     pub dtc_dictionary_bytes: f64,
     /// Bytes per position of the direct sub-tables that `verify` holds in its cache of
     /// decoded blocks (a block of each of the two files per position looked up), up to
@@ -150,7 +151,7 @@ impl Params {
         // KRKPA 24.7 MiB (1.7 M positions), KRAKN 26.9 MiB (2.7 M), KRAKPA 30.4 MiB (7.2 M)
         // with the default metrics, about 10 MiB above the base and their DTC pass
         // (2026-11-27).
-        dtc_dictionary_bytes: 10.0 * 1048576.0,
+        dtc_dictionary_bytes: 2.0 * 1048576.0,
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
         verify_sub_cache_bytes: crate::tablebase::verify::params::SUB_CACHE_BYTES as f64,
