@@ -38,6 +38,13 @@ fn plan_json_is_the_graph_in_generation_order() {
         .unwrap();
     assert_eq!(last["positions"].as_u64().unwrap(), 2 * per_side);
     assert!(last["peak_bytes"].as_u64().unwrap() > 2 * per_side);
+    // the peak as its fixed part and its bytes per position
+    let fixed = last["fixed_bytes"].as_u64().unwrap();
+    let per = last["bytes_per_position"].as_f64().unwrap();
+    let sum = fixed as f64 + per * (2 * per_side) as f64;
+    assert!((sum - last["peak_bytes"].as_f64().unwrap()).abs() <= 2.0);
+    assert!(per > 0.0 && per <= 1.5, "{per}");
+    assert!(p["totals"]["bytes_per_position"].as_f64().unwrap() >= per);
     assert_eq!(p["totals"]["tables"], 7);
     assert_eq!(p["totals"]["peak_table"], "KRNKR");
 

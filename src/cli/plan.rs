@@ -74,13 +74,21 @@ pub fn plan(a: PlanArgs) -> Result<(), String> {
         return Ok(());
     }
     println!(
-        "{:<14} {:<11} {:>14} {:>10} {:>9} {:>9} {:>9} {:>9}  sub-tables",
-        "table", "shape", "positions", "gen mem", "gen", "ver. mem", "verify", "disk"
+        "{:<14} {:<11} {:>14} {:>10} {:>15} {:>9} {:>9} {:>9} {:>9}  sub-tables",
+        "table",
+        "shape",
+        "positions",
+        "gen mem",
+        "fixed + B/pos",
+        "gen",
+        "ver. mem",
+        "verify",
+        "disk"
     );
     for t in &p.tables {
         let deps: Vec<String> = t.deps.iter().map(|d| d.to_string()).collect();
         println!(
-            "{:<14} {:<11} {:>14} {:>10} {:>9} {:>9} {:>9} {:>9}  {}",
+            "{:<14} {:<11} {:>14} {:>10} {:>15} {:>9} {:>9} {:>9} {:>9}  {}",
             t.material.to_string(),
             t.shape.name(),
             t.positions,
@@ -90,6 +98,8 @@ pub fn plan(a: PlanArgs) -> Result<(), String> {
                 mib(t.peak_bytes),
                 if t.out_of_core { "*" } else { " " }
             ),
+            // the in-memory peak: its fixed part and bytes per position
+            format!("{} + {:.2}", mib(t.fixed_bytes), t.bytes_per_position),
             duration(t.seconds),
             mib(t.verify_peak_bytes),
             duration(t.verify_seconds),
@@ -120,7 +130,7 @@ fn print_out_of_core(t: &PlanTotals, memory: Option<u64>) {
 
 fn print_totals(t: &PlanTotals, rules: RuleSet) {
     println!(
-        "{} tables, {} positions; rule set {}; estimated on this machine ({} threads): generation {}, verification {}, peak memory {} ({}; verify {}), disk {}",
+        "{} tables, {} positions; rule set {}; estimated on this machine ({} threads): generation {}, verification {}, peak memory {} ({}; verify {}), at most {:.2} bytes per position besides the fixed part ({}), disk {}",
         t.tables,
         t.positions,
         rules.code(),
@@ -130,6 +140,9 @@ fn print_totals(t: &PlanTotals, rules: RuleSet) {
         mib(t.peak_bytes),
         t.peak_table.map_or("-".to_string(), |m| m.to_string()),
         mib(t.verify_peak_bytes),
+        t.bytes_per_position,
+        t.bytes_per_position_table
+            .map_or("-".to_string(), |m| m.to_string()),
         size(t.disk_bytes)
     );
 }
@@ -148,13 +161,14 @@ pub struct SetsArgs {
 /// `xqdb sets`: each named set with its tables, positions and estimated costs.
 pub fn sets(a: SetsArgs) -> Result<(), String> {
     println!(
-        "{:<10} {:>7} {:>18} {:>10} {:>10} {:>24} {:>11} {:>9}",
+        "{:<10} {:>7} {:>18} {:>10} {:>10} {:>24} {:>16} {:>11} {:>9}",
         "set",
         "tables",
         "positions",
         "gen",
         "verify",
         "gen peak memory (table)",
+        "B/pos (table)",
         "verify peak",
         "disk"
     );
@@ -163,7 +177,7 @@ pub fn sets(a: SetsArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         let t = p.totals();
         println!(
-            "{:<10} {:>7} {:>18} {:>10} {:>10} {:>24} {:>11} {:>9}",
+            "{:<10} {:>7} {:>18} {:>10} {:>10} {:>24} {:>16} {:>11} {:>9}",
             s.name(),
             t.tables,
             t.positions,
@@ -173,6 +187,13 @@ pub fn sets(a: SetsArgs) -> Result<(), String> {
                 "{} ({})",
                 mib(t.peak_bytes),
                 t.peak_table.map_or("-".to_string(), |m| m.to_string())
+            ),
+            // the largest peak per position besides the fixed part, and its table
+            format!(
+                "{:.2} ({})",
+                t.bytes_per_position,
+                t.bytes_per_position_table
+                    .map_or("-".to_string(), |m| m.to_string())
             ),
             mib(t.verify_peak_bytes),
             size(t.disk_bytes)

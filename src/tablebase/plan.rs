@@ -3,6 +3,11 @@
 //! this machine ([`Params::MEASURED`]). `xqdb plan` prints it (`--json` for the Dask driver in
 //! `contrib/dask`), `xqdb sets` sums it per named set, and `gen --no-deps` checks a table's
 //! sub-tables with [`missing_subtables`] before building it alone.
+//!
+//! A table's estimated peak is a fixed part (the process, the sub-table cache, a small
+//! table's dictionary trial: [`TableCost::fixed_bytes`]) and a part per position
+//! ([`TableCost::bytes_per_position`], what the scale issue bounds at 1.5), those of the step
+//! whose peak is the largest; `plan` prints both and `sets` the largest part per position.
 
 use super::file::{table_path, Metric, TableFile};
 use super::generate;
@@ -89,6 +94,15 @@ pub struct TableCost {
     pub out_of_core: bool,
     /// Size of that work file while the table is generated (bytes; 0 in memory).
     pub work_bytes: u64,
+    /// The fixed part of `peak_bytes` in memory, which does not grow with the table's
+    /// positions: the process ([`Params::base_bytes`]), the sub-table cache of the step that
+    /// sets the peak (bounded by [`Params::sub_cache_bytes`]) and the DTC file's dictionary
+    /// trial of a small table (bytes).
+    pub fixed_bytes: u64,
+    /// The rest of the in-memory peak per position: (`peak_bytes` in memory minus
+    /// `fixed_bytes`) over `positions`, the figure the scale issue bounds at 1.5 (out of core
+    /// the peak is the limit instead).
+    pub bytes_per_position: f64,
 }
 
 /// The tables needed for some targets, smallest first (an order in which every table comes
@@ -127,6 +141,10 @@ pub struct PlanTotals {
     /// The largest work file (bytes): the disk needed besides the tables' files, one table
     /// at a time.
     pub work_bytes: u64,
+    /// The largest [`TableCost::bytes_per_position`] of any table (0 when none).
+    pub bytes_per_position: f64,
+    /// The table with that largest figure.
+    pub bytes_per_position_table: Option<Material>,
 }
 
 /// The direct sub-tables of a table: every table one capture away, as table names, without
@@ -214,11 +232,6 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     let gen_subs = (0.125 * sub).min(p.sub_cache_bytes);
     // the compact layout with the sub-table cache; the rule rounds after it without it;
     // the DTC pass with its own cache
-    let compact = p.bytes_per_position[0] * pos + gen_subs;
-    let generation = match layout {
-        1 => compact.max(p.bytes_per_position[1] * pos),
-        _ => compact,
-    };
     // the DTC file of a small table tries a trained dictionary (see `file::tries_dictionary`)
     let dtc_block = crate::tablebase::dtc_code::BLOCK_PARAMS.0;
     let dtc_blocks = positions.div_ceil(dtc_block as u64) as usize;
@@ -227,7 +240,22 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
     } else {
         0.0
     };
-    let state = generation.max(p.dtc_bytes_per_position[layout] * pos + gen_subs + dictionary);
+    // each step as (fixed part, bytes per position); the peak is the largest step
+    let rounds = match layout {
+        // the rule rounds, their sub-table cache emptied
+        1 => (0.0, p.bytes_per_position[1]),
+        _ => (0.0, 0.0),
+    };
+    let steps = [
+        (gen_subs, p.bytes_per_position[0]),
+        (gen_subs + dictionary, p.dtc_bytes_per_position[layout]),
+        rounds,
+    ];
+    let (fixed, per) = steps
+        .into_iter()
+        .max_by(|a, b| (a.0 + a.1 * pos).total_cmp(&(b.0 + b.1 * pos)))
+        .unwrap_or((0.0, 0.0));
+    let state = fixed + per * pos;
     Ok(TableCost {
         material: m,
         shape,
@@ -241,6 +269,8 @@ fn table_cost_in_memory(m: &Material, rules: RuleSet, p: &Params) -> Result<Tabl
         disk_bytes: (p.disk_bytes_per_table + p.disk_bytes_per_position[s] * pos) as u64,
         out_of_core: false,
         work_bytes: 0,
+        fixed_bytes: (p.base_bytes + fixed) as u64,
+        bytes_per_position: per,
     })
 }
 
@@ -281,6 +311,10 @@ impl Plan {
     /// The totals.
     pub fn totals(&self) -> PlanTotals {
         let peak = self.tables.iter().max_by_key(|t| t.peak_bytes);
+        let per = self
+            .tables
+            .iter()
+            .max_by(|a, b| a.bytes_per_position.total_cmp(&b.bytes_per_position));
         PlanTotals {
             tables: self.tables.len(),
             positions: self.tables.iter().map(|t| t.positions).sum(),
@@ -297,12 +331,15 @@ impl Plan {
             disk_bytes: self.tables.iter().map(|t| t.disk_bytes).sum(),
             out_of_core: self.tables.iter().filter(|t| t.out_of_core).count(),
             work_bytes: self.tables.iter().map(|t| t.work_bytes).max().unwrap_or(0),
+            bytes_per_position: per.map_or(0.0, |t| t.bytes_per_position),
+            bytes_per_position_table: per.map(|t| t.material),
         }
     }
 
     /// The plan as JSON: `{"rules", "threads", "tables": [{"material", "shape", "deps",
     /// "positions", "sub_positions", "peak_bytes", "seconds", "verify_seconds",
-    /// "verify_peak_bytes", "disk_bytes", "out_of_core", "work_bytes"}...], "memory",
+    /// "verify_peak_bytes", "disk_bytes", "out_of_core", "work_bytes", "fixed_bytes",
+    /// "bytes_per_position"}...], "memory",
     /// "totals": {...}}`, tables in generation order (the Dask driver reads it).
     pub fn to_json(&self) -> serde_json::Value {
         let t = self.totals();
@@ -323,6 +360,8 @@ impl Plan {
                 "disk_bytes": c.disk_bytes,
                 "out_of_core": c.out_of_core,
                 "work_bytes": c.work_bytes,
+                "fixed_bytes": c.fixed_bytes,
+                "bytes_per_position": c.bytes_per_position,
             })).collect::<Vec<_>>(),
             "memory": self.memory,
             "totals": {
@@ -336,6 +375,8 @@ impl Plan {
                 "disk_bytes": t.disk_bytes,
                 "out_of_core": t.out_of_core,
                 "work_bytes": t.work_bytes,
+                "bytes_per_position": t.bytes_per_position,
+                "bytes_per_position_table": t.bytes_per_position_table.map(|m| m.to_string()),
             },
         })
     }
@@ -455,6 +496,10 @@ mod tests {
                     .sum::<u64>()
             );
             assert!(t.peak_bytes as f64 >= Params::MEASURED.base_bytes);
+            // the peak is its fixed part and its part per position
+            assert!(t.fixed_bytes as f64 >= Params::MEASURED.base_bytes);
+            let sum = t.fixed_bytes as f64 + t.bytes_per_position * t.positions as f64;
+            assert!((sum - t.peak_bytes as f64).abs() <= 2.0, "{}", t.material);
         }
         let krnk = p.tables.iter().find(|t| t.material == m("KRNK")).unwrap();
         assert_eq!(krnk.positions, 620640);
@@ -468,6 +513,23 @@ mod tests {
         assert_eq!(json["tables"].as_array().unwrap().len(), 49);
         assert_eq!(json["tables"][0]["material"], "KK");
         assert_eq!(json["totals"]["tables"], 49);
+        // the largest part per position is a table's, one of the steps' rates
+        let worst = p
+            .tables
+            .iter()
+            .map(|t| t.bytes_per_position)
+            .fold(0.0, f64::max);
+        assert_eq!(tot.bytes_per_position, worst);
+        let q = &Params::MEASURED;
+        let rates = [q.bytes_per_position, q.dtc_bytes_per_position].concat();
+        assert!(rates.contains(&worst), "{worst}");
+        let t = tot.bytes_per_position_table.unwrap();
+        assert!(p
+            .tables
+            .iter()
+            .any(|x| x.material == t && x.bytes_per_position == worst));
+        assert_eq!(json["totals"]["bytes_per_position"], worst);
+        assert_eq!(json["tables"][0]["fixed_bytes"], p.tables[0].fixed_bytes);
     }
 
     #[test]

@@ -57,6 +57,24 @@
 //! 25,552 (26,424), KCABKC 31,104 (31,492), KPABKPA 42,632 (43,484): a table
 //! needs about 30 M positions before its value byte, high bit and this part fit in 1.5
 //! bytes per position, more when most of its positions are open after round 0.
+//!
+//! The fixed part and the part per position, surveyed (2026-11-28, main 5f50409's binary, 17
+//! two-sided tables of 2.7 M to 52 M positions with rule rounds, each alone, sub-tables linked,
+//! `/proc/PID/smaps` sampled every 30 ms; load 4 to 5): the program's pages (code and C library,
+//! 7.0 to 7.8 MiB; the bare process, `gen KRK`, 8,024 KiB with 500 KiB of heap) and the
+//! sub-tables' mapped pages (up to 4.5 MiB) come on top of the heap, which in each step is a fixed
+//! part plus a part per position (least squares over the 17): the start pass 1.6 MiB plus 1.07
+//! bytes per position, round 0 2.3 MiB plus 1.10 (the sub-table cache and the level walk's
+//! blocks), the rule rounds 0.5 MiB plus 1.06, step 4 and the hand-over 1.8 MiB plus 1.08, the
+//! writing of the files 3.6 MiB (the zstd context) plus 1.12, the DTC pass 2.0 MiB plus 0.54, the
+//! DTC file 10.6 MiB (its dictionary trial in a table of 0.5 to 8.4 M positions) plus 0.23. Per
+//! table, its heap at each step less that step's fixed part is at most 1.29 bytes per position
+//! from 11.7 M positions on (KRAKCA's and KNAKNA's round 0; KCAAKCAA 1.16, KCABBKC 1.15) and 1.57
+//! at 2.7 M (KNAKN's files), where a megabyte is 0.4 bytes per position; what stays above 1.5 is
+//! the DTC file's dictionary trial of the smallest tables (KRAKC, KCAAKP: 17,928 and 18,288 KiB of
+//! heap, 7 MiB above that step's fixed part), bounded as it runs only on files of 16 to 256 blocks
+//! (see `file::tries_dictionary`). The plan states each table's estimated peak the same way, a
+//! fixed part and bytes per position ([`crate::tablebase::plan::TableCost::fixed_bytes`]).
 
 use super::{code, dtm_codes, params, Gen};
 use crate::board::rules::RuleSet;
