@@ -70,11 +70,15 @@
 //! DTC file 10.6 MiB (its dictionary trial in a table of 0.5 to 8.4 M positions) plus 0.23. Per
 //! table, its heap at each step less that step's fixed part is at most 1.29 bytes per position
 //! from 11.7 M positions on (KRAKCA's and KNAKNA's round 0; KCAAKCAA 1.16, KCABBKC 1.15) and 1.57
-//! at 2.7 M (KNAKN's files), where a megabyte is 0.4 bytes per position; what stays above 1.5 is
-//! the DTC file's dictionary trial of the smallest tables (KRAKC, KCAAKP: 17,928 and 18,288 KiB of
-//! heap, 7 MiB above that step's fixed part), bounded as it runs only on files of 16 to 256 blocks
-//! (see `file::tries_dictionary`). The plan states each table's estimated peak the same way, a
-//! fixed part and bytes per position ([`crate::tablebase::plan::TableCost::fixed_bytes`]).
+//! at 2.7 M (KNAKN's files), where a megabyte is 0.4 bytes per position; what stayed above 1.5
+//! was the DTC file's dictionary trial of the smallest tables (KRAKC, KCAAKP: 17,928 and 18,288
+//! KiB of heap, 7 MiB above that step's fixed part; it runs only on files of 16 to 256 blocks,
+//! see `file::tries_dictionary`): zstd's trainer held a table of 2^20 counts. With 2^15
+//! (`file/dict.rs`) KRAKC's heap there is 8.3 MiB and its peak 16.2 MiB; re-measured (merged
+//! main, load 5-6), every surveyed table's peak is at most 12.3 MiB plus 1.5 bytes per position
+//! (KCAAKP 16,356 KiB at 2.8 M positions, KRBKR 17,400 at 4.2 M, KNAKPA 19,356 at 7.2 M, KRAKCA
+//! 25,732 at 11.7 M; from 28 M positions on the peak is below 1.5 bytes per position outright). The plan states each table's
+//! estimated peak the same way, a fixed part and bytes per position ([`crate::tablebase::plan::TableCost::fixed_bytes`]).
 
 use super::{code, dtm_codes, params, Gen};
 use crate::board::rules::RuleSet;
