@@ -77,7 +77,7 @@
 //! (`file/dict.rs`) KRAKC's heap there is 8.3 MiB and its peak 16.2 MiB; re-measured (merged
 //! main, load 5-6), every surveyed table's peak is at most 12.3 MiB plus 1.5 bytes per position
 //! (KCAAKP 16,356 KiB at 2.8 M positions, KRBKR 17,400 at 4.2 M, KNAKPA 19,356 at 7.2 M, KRAKCA
-//! 25,732 at 11.7 M; from 28 M positions on the peak is below 1.5 bytes per position outright). The plan states each table's
+//! 25,732 at 11.7 M; from 30 M positions on the peak is below 1.5 bytes per position outright). The plan states each table's
 //! estimated peak the same way, a fixed part and bytes per position ([`crate::tablebase::plan::TableCost::fixed_bytes`]).
 
 use super::{code, dtm_codes, params, Gen};
