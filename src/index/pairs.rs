@@ -23,7 +23,7 @@
 
 use super::bucket::Own;
 use super::espace;
-use super::masks::{below, mirror_sq, LEFT_FILES};
+use super::masks::{below, mirror_sq, LEFT_FILES, MIRROR_IF};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
 use super::tail::Region;
@@ -73,10 +73,27 @@ struct PairRow {
     folded: bool,
     /// Number of empty points of files a-d when folded, else [`NONE`] (no digit reaches it).
     n_left: u8,
+    /// The points the own-half pieces take (the row's orientation).
+    occ: u128,
 }
 
-// one row in whole cache lines: 256 + 128 + 128 + 64 + 96 + 8 + 2, rounded up
+// one row in whole cache lines: 256 + 128 + 128 + 64 + 96 + 8 + 2 (+ 6 of alignment) + 16,
+// rounded up
 const _: () = assert!(std::mem::size_of::<PairRow>() == 704);
+
+/// A placement's tail context as [`PairRows::tail_parts`] reads it from the pair tables.
+pub(super) struct TailParts {
+    /// First index of the placement's block within the split.
+    pub(super) base: u64,
+    /// The own-half pieces' points (canonical orientation).
+    pub(super) occ: u128,
+    /// The tail squares, canonical orientation (0 past the tail).
+    pub(super) sq: [u8; 8],
+    /// Their E-ranks (0 past the tail).
+    pub(super) e: [u8; 8],
+    /// The points the tail takes (canonical orientation).
+    pub(super) tail_occ: u128,
+}
 
 /// The rows of one split, in index order: Red's entries in turn, within each Black's
 /// placements (Black's mirrored asymmetric entries after all its entries when Red's entry
@@ -196,6 +213,7 @@ impl PairRows {
             },
             folded,
             n_left: NONE,
+            occ,
         };
         let empty = (0..90u8).filter(|&s| occ >> s & 1 == 0);
         for (e, s) in empty.enumerate() {
@@ -303,6 +321,45 @@ impl PairRows {
         }
         let first = row.folded.then_some((k & 127) as u64);
         Some(row.base + espace::rank_eranks::<N>(&split.tail, &split.single_base, &e, first))
+    }
+
+    /// What a tail context ([`super::tail_move`]) needs of a placement given by its row and
+    /// orientation (see [`PairRows::row_of`]) and its tail squares `ts` (as they stand):
+    /// Some(None) when both own halves are symmetric (no context: the tail decides the
+    /// orientation), None when the tail pieces do not stand on distinct empty points (the
+    /// general path then decides).
+    #[inline(always)]
+    pub(super) fn tail_parts<const N: usize>(
+        &self,
+        (row, mirrored): (usize, bool),
+        ts: [u8; N],
+    ) -> Option<Option<TailParts>> {
+        let row = self.rows.get(row)?;
+        if row.folded {
+            return Some(None);
+        }
+        let er = &row.erank[mirrored as usize];
+        let turn = &MIRROR_IF[mirrored as usize];
+        let mut parts = TailParts {
+            base: row.base,
+            occ: row.occ,
+            sq: [0; 8],
+            e: [0; 8],
+            tail_occ: 0,
+        };
+        let mut any = 0u8;
+        for (j, &t) in ts.iter().enumerate().take(8) {
+            let t = t as usize & 127;
+            parts.e[j] = er[t];
+            any |= er[t];
+            parts.sq[j] = turn[t];
+            parts.tail_occ |= 1u128 << (turn[t] & 127);
+        }
+        // E-ranks are below 90 (NONE, an occupied point, has the top bit); one piece per point
+        if any >= 128 || parts.tail_occ.count_ones() as usize != N {
+            return None;
+        }
+        Some(Some(parts))
     }
 
     /// Write the placement with index `x` within the split into `out` as a kind-ordered

@@ -5,10 +5,11 @@
 
 use super::bucket::bucket;
 use super::espace;
+use super::kinds::list_bytes;
 use super::masks::{mirror_mask, BELOW, MIRROR_IF};
 use super::placement::PlacementIndex;
 use super::split::{TailPlace, TailRef};
-use crate::board::{Piece, Square};
+use crate::board::{Color, Piece, Role, Square};
 
 /// Prepared ranking of placements that differ from one placement by a single moved piece
 /// of the tail (rook, horse, cannon or passed pawn staying passed), see
@@ -24,6 +25,8 @@ pub struct TailCtx {
     /// ranks with the moved piece's E-rank alone).
     e: [u8; 8],
     tail_occ: u128,
+    /// The kings' squares as they stand (Red's, Black's), for [`PlacementIndex::rank_king_move`].
+    kings: [u8; 2],
 }
 
 /// Prepared ranking of the placements that differ from one placement only by where one
@@ -61,6 +64,9 @@ impl PlacementIndex {
     /// moving one tail piece. None when the orientation of such placements depends on the
     /// tail itself (both sides' own-half pieces symmetric): use [`PlacementIndex::rank_pieces`].
     pub fn prepare_tail(&self, pieces: &[(Piece, Square)]) -> Option<TailCtx> {
+        if let Some(ctx) = self.prepare_tail_pairs(pieces) {
+            return ctx;
+        }
         let b = bucket(
             &self.kind_start,
             pieces.iter().map(|&(p, s)| (p.index(), s as u8)),
@@ -69,6 +75,10 @@ impl PlacementIndex {
             return None;
         }
         let own = self.own_entries(&b)?;
+        // one king per side (the bucket fits the material)
+        let king =
+            |c: Color| b.sq[self.kind_start[Piece::new(c, Role::King).index()] as usize & 31];
+        let kings = [king(Color::Red), king(Color::Black)];
         self.locate(&b, own, |loc, tail| {
             let split = &self.splits[loc.split];
             let base = split.base_of(loc.ir, loc.ib, loc.b_mirrored)?;
@@ -88,8 +98,50 @@ impl PlacementIndex {
                 mirrored: loc.mirrored,
                 e,
                 tail_occ,
+                kings,
             })
         })
+    }
+
+    /// [`PlacementIndex::prepare_tail`] through the pair tables' king table, for a
+    /// kind-ordered list of a flat material whose own halves are the kings alone (KRNKR):
+    /// one table read for the pair of kings and one per tail piece, no grouping by kind.
+    /// None when that route does not apply (the general path then prepares it, with the
+    /// same result).
+    #[inline(always)]
+    fn prepare_tail_pairs(&self, pieces: &[(Piece, Square)]) -> Option<Option<TailCtx>> {
+        if !self.flat {
+            return None;
+        }
+        let split = &self.splits[0];
+        let pairs = split.pairs.as_ref()?;
+        if pieces.len() != self.total || !self.kinds.matches(pieces) {
+            return None;
+        }
+        let bytes = list_bytes(pieces);
+        let at = |a: u8| bytes.get(a as usize).copied().unwrap_or(u8::MAX);
+        let kings = split.king_at.map(at);
+        let row = pairs.king_row(kings[0], kings[1])??;
+        fn go<const N: usize>(
+            split: &super::split::Split,
+            pairs: &super::pairs::PairRows,
+            row: (usize, bool),
+            at: impl Fn(u8) -> u8,
+        ) -> Option<Option<super::pairs::TailParts>> {
+            let ts: [u8; N] = std::array::from_fn(|j| at(split.tail_at[j]));
+            pairs.tail_parts::<N>(row, ts)
+        }
+        let parts = by_groups!(split.tail.groups.len(), go::<N>(split, pairs, row, at))?;
+        Some(parts.map(|p| TailCtx {
+            split: 0,
+            base: split.offset + p.base,
+            occ: p.occ,
+            tail: TailPlace::Singles(p.sq),
+            mirrored: row.1,
+            e: p.e,
+            tail_occ: p.tail_occ,
+            kings,
+        }))
     }
 
     /// Index of the prepared placement with the tail piece on `from` moved to `to`. None if
@@ -131,6 +183,51 @@ impl PlacementIndex {
             }
         };
         Some(ctx.base + split.rank_tail(ctx.occ, tail.borrow()))
+    }
+
+    /// Index of the prepared placement with the king on `from` moved to the empty point
+    /// `to` of its palace, through the pair tables' king table (one table read for the new
+    /// pair of kings, one per tail piece for its E-rank): materials whose own halves are
+    /// the kings alone (KRNKR). None when that route does not apply (no king table, no
+    /// king on `from`, or a placement the general path ranks): use
+    /// [`PlacementIndex::rank_pieces`] then, which gives the same numbering.
+    #[inline]
+    pub fn rank_king_move(&self, ctx: &TailCtx, from: Square, to: Square) -> Option<u64> {
+        if !self.flat {
+            return None;
+        }
+        // a flat material has one split, numbered as `rank_list` numbers it
+        let split = &self.splits[ctx.split];
+        let pairs = split.pairs.as_ref()?;
+        let TailPlace::Singles(sq) = &ctx.tail else {
+            return None;
+        };
+        let (f, t) = (from as u8, to as u8);
+        let [rk, bk] = ctx.kings;
+        let kings = if f == rk {
+            (t, bk)
+        } else if f == bk {
+            (rk, t)
+        } else {
+            return None;
+        };
+        let row = pairs.king_row(kings.0, kings.1)??;
+        let mirror = &MIRROR_IF[ctx.mirrored as usize];
+        fn go<const N: usize>(
+            split: &super::split::Split,
+            pairs: &super::pairs::PairRows,
+            row: (usize, bool),
+            sq: &[u8; 8],
+            mirror: &[u8; 128],
+        ) -> Option<u64> {
+            // the tail as it stands on the board (the context holds it canonical)
+            let ts: [u8; N] = std::array::from_fn(|j| mirror[sq[j] as usize & 127]);
+            pairs.rank::<N>(split, row, ts)
+        }
+        by_groups!(
+            split.tail.groups.len(),
+            go::<N>(split, pairs, row, sq, mirror)
+        )
     }
 
     /// Prepare the ranking of the placements of `ctx` in which the tail piece on `from` has

@@ -254,6 +254,21 @@ fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
             continue;
         };
         for (k, &(p, from)) in pieces.iter().enumerate() {
+            if p.role == Role::King {
+                // each empty point of the palace: the king table's route, where it applies
+                for to in reachable(p.color, Role::King) {
+                    if occupied & to.bit() != 0 {
+                        continue;
+                    }
+                    let mut moved = pieces.to_vec();
+                    moved[k].1 = to;
+                    let want = f.reference.rank(&moved);
+                    if let Some(got) = idx.rank_king_move(&ctx, from, to) {
+                        assert_eq!(Some(got), want, "{m} {pieces:?} {from}{to}, {route}: king");
+                    }
+                }
+                continue;
+            }
             let passed = |s: Square| (p.color == Color::Red) == (s.rank() >= 5);
             let tail = match p.role {
                 Role::Rook | Role::Horse | Role::Cannon => true,
@@ -287,6 +302,41 @@ fn check_placement(f: &Fixture, pieces: &[(Piece, Square)]) {
             }
         }
     }
+}
+
+/// The king table's route of king moves is taken (KRNKR: kings alone on their halves) and
+/// agrees with the reference, folded placements (both kings on the centre file) included.
+#[test]
+fn king_moves_by_the_king_table() {
+    let f = Fixture::new("KRNKR");
+    let (_, idx) = &f.indexes[0];
+    let sq = |s: &str| s.parse::<Square>().expect("a square");
+    let pc = |c, r| Piece::new(c, r);
+    let pieces = [
+        (pc(Color::Red, Role::King), sq("d0")),
+        (pc(Color::Red, Role::Horse), sq("c4")),
+        (pc(Color::Red, Role::Rook), sq("h7")),
+        (pc(Color::Black, Role::King), sq("e9")),
+        (pc(Color::Black, Role::Rook), sq("a2")),
+    ];
+    let ctx = idx.prepare_tail(&pieces).expect("an asymmetric placement");
+    let mut taken = 0;
+    for (k, to) in [(0, "d1"), (0, "e0"), (3, "d9"), (3, "e8"), (3, "f9")] {
+        let mut moved = pieces.to_vec();
+        moved[k].1 = sq(to);
+        let got = idx.rank_king_move(&ctx, pieces[k].1, sq(to));
+        if got.is_some() {
+            taken += 1;
+            assert_eq!(got, f.reference.rank(&moved), "{to}");
+        }
+        assert_eq!(
+            idx.rank_pieces(&moved).ok(),
+            f.reference.rank(&moved),
+            "{to}"
+        );
+    }
+    // e0-e9 is both kings on the centre file: folded, the first tail piece off it
+    assert_eq!(taken, 5);
 }
 
 #[test]

@@ -25,6 +25,10 @@
 //!
 //! The generator, the verifier, the engine and the match runner all use these functions.
 
+use crate::board::attacks::{
+    cannon_captures, elephant_attacks, horse_attacks, pawn_attacks, rook_attacks, ADVISOR_MOVES,
+    KING_MOVES,
+};
 use crate::board::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 
 fn same_file(a: Square, b: Square) -> bool {
@@ -79,7 +83,47 @@ fn with_turn(pos: &Position, side: Color) -> Position {
 }
 
 /// After the capture `m`, the captured side could legally take back on `m.to()`.
+///
+/// Read on `pos`'s bitboards as they would stand after `m`, without playing it: each piece
+/// of the captured side is asked whether it reaches `m.to()` (as [`Position::is_legal`] asks
+/// a capture) and whether its king is then safe, with the attacker that `m` moved there
+/// taken off. The role bitboards need no update: the attack test reads only the capturing
+/// side's pieces still on the board, whose roles `m` does not change.
 fn protected(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let (fb, tb) = (from.bit(), to.bit());
+    let (us, them) = (pos.turn(), !pos.turn());
+    let occ = (pos.occupied().bits() & !fb) | tb;
+    // after the take-back the attacker that stood on `to` is gone
+    let attackers = pos.by_color(us).bits() & !fb;
+    let ksq = pos.king(them);
+    for a in Bitboard::from_bits(pos.by_color(them).bits() & !tb) {
+        let Some(p) = pos.piece_at(a) else {
+            continue;
+        };
+        let reach = match p.role {
+            Role::King => KING_MOVES[a.index()],
+            Role::Advisor => ADVISOR_MOVES[a.index()],
+            Role::Elephant => elephant_attacks(a, occ),
+            Role::Horse => horse_attacks(a, occ),
+            Role::Rook => rook_attacks(a, occ),
+            Role::Cannon => cannon_captures(a, occ),
+            Role::Pawn => pawn_attacks(them, a),
+        };
+        if reach & tb == 0 {
+            continue;
+        }
+        let k = if a == ksq { to } else { ksq };
+        if !pos.attacked_with(k, us, occ & !a.bit(), attackers) {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`protected`] by playing the moves on copies (the plain form it is tested against).
+#[cfg(test)]
+fn protected_by_copy(pos: &Position, m: Move) -> bool {
     let after = pos.after(m);
     // one of its legal captures lands there: each of its pieces asked for that one move
     // (no generation of every capture)
@@ -138,7 +182,11 @@ fn counts_as_threat(pos: &Position, m: Move, attacker: Role, target: Role) -> bo
 
 /// The chase attacks `by` has in `pos` (whoever is to move).
 pub fn chase_attacks(pos: &Position, by: Color) -> MoveList {
-    let p = with_turn(pos, by);
+    chase_attacks_to_move(&with_turn(pos, by))
+}
+
+/// [`chase_attacks`] of the side to move in `p`.
+fn chase_attacks_to_move(p: &Position) -> MoveList {
     let mut out = MoveList::new();
     for m in p.capture_moves() {
         let attacker = p.piece_at(m.from()).map(|x| x.role);
@@ -146,7 +194,7 @@ pub fn chase_attacks(pos: &Position, by: Color) -> MoveList {
         if let (Some(a), Some(t)) = (attacker, target) {
             if !matches!(a, Role::King | Role::Pawn)
                 && t != Role::King
-                && counts_as_threat(&p, m, a, t)
+                && counts_as_threat(p, m, a, t)
             {
                 out.push(m);
             }
@@ -180,13 +228,16 @@ pub fn escaping_moves(pos: &Position) -> MoveList {
 /// cheaper test than the escape's, such as "the move reaches an open position", saves the
 /// rest); nothing is asked when the opponent has no chase attack.
 pub fn escaping_moves_with(pos: &Position, mut keep: impl FnMut(Move) -> bool) -> MoveList {
-    let attacks = chase_attacks(pos, !pos.turn());
+    // one copy: the opponent's attacks read on it turned by a null move (turned back after:
+    // two null moves restore every key), then each move played and taken back on it
+    let mut after = pos.clone();
+    after.play_null();
+    let attacks = chase_attacks_to_move(&after);
+    after.play_null();
     let mut out = MoveList::new();
     if attacks.is_empty() {
         return out;
     }
-    // each move played and taken back on one copy
-    let mut after = pos.clone();
     for m in pos.quiet_moves() {
         if !keep(m) {
             continue;
@@ -324,6 +375,56 @@ mod tests {
         // a crossed black pawn (e3) is
         let p = pos("3k5/9/9/9/9/9/4p4/9/9/4RK3 w");
         assert!(is_chase_attack(&p, mv("e0e3")));
+    }
+
+    /// The bitboard test of protection answers as playing the capture and asking every
+    /// piece of the captured side for a legal take-back, on every capture of positions
+    /// with pins, cannon screens, facing kings and checks, for both sides.
+    #[test]
+    fn protected_as_by_copy() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
+            "3k5/9/9/4r4/4r4/9/3N5/9/9/5K3 w",
+            "3k5/4r4/9/9/9/4n4/9/9/9/4RK3 w",
+            "4k4/9/9/4n4/9/9/9/9/9/3RK4 w",
+            "3k5/9/4n4/9/4R4/9/9/9/9/5K3 w",
+            "3akr3/4n4/9/9/4c4/9/4R4/9/4A4/3K5 w",
+            "2bk5/4a4/4r4/9/9/9/4N4/4C4/9/4K4 w",
+        ];
+        let mut tested = 0;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for fen in fens {
+            // the position and those of a pseudo-random game from it
+            let mut game = pos(fen);
+            for _ in 0..80 {
+                for side in [Color::Red, Color::Black] {
+                    let mut p = game.clone();
+                    if p.turn() != side {
+                        p.play_null();
+                    }
+                    for m in p.capture_moves() {
+                        if p.piece_at(m.to()).is_some_and(|t| t.role == Role::King) {
+                            continue;
+                        }
+                        let fen = p.to_fen();
+                        assert_eq!(protected(&p, m), protected_by_copy(&p, m), "{fen} {m}");
+                        tested += 1;
+                    }
+                }
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(tested > 1000, "{tested} captures");
     }
 
     #[test]

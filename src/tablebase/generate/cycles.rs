@@ -79,7 +79,7 @@ mod settle;
 
 use super::bytes::Bits;
 use super::{code, tail_move, Gen, CHUNK};
-use crate::board::{Color, Move, Position};
+use crate::board::{Color, Move, Position, Role};
 use crate::index::{PieceList, TailCtx};
 use crate::progress::{Phase, Progress};
 use crate::tablebase::table::TbError;
@@ -195,13 +195,16 @@ impl Gen<'_> {
         let (from, to) = (m.from(), m.to());
         let k = x.pieces.iter().position(|e| e.1 == from)?;
         let p = x.pieces[k].0;
-        match (&x.ctx, tail_move(p, from, to)) {
-            (Some(ctx), true) => self.index.rank_tail_move(ctx, from, to),
-            _ => {
-                let mut q = x.pieces.clone();
-                q[k].1 = to;
-                self.index.rank_pieces(&q).ok()
-            }
+        let in_copy = || {
+            let mut q = x.pieces.clone();
+            q[k].1 = to;
+            self.index.rank_pieces(&q).ok()
+        };
+        match (&x.ctx, p.role) {
+            // a king: its new pair of squares read from the pair tables
+            (Some(ctx), Role::King) => self.index.rank_king_move(ctx, from, to).or_else(in_copy),
+            (Some(ctx), _) if tail_move(p, from, to) => self.index.rank_tail_move(ctx, from, to),
+            _ => in_copy(),
         }
         .map(|j| j as usize)
     }

@@ -178,16 +178,21 @@ impl Gen<'_> {
                 });
                 continue;
             }
+            // moved in place (a copy of the list costs more than the ranking)
+            let mut in_place = |a: Square| {
+                pieces[k].1 = a;
+                let q = self.index.rank_pieces(&pieces).ok();
+                pieces[k].1 = b;
+                q
+            };
             for a in Bitboard::from_bits(src) {
-                let q = match (&ctx, tail_move(p, a, b)) {
-                    (Some(ctx), true) => self.index.rank_tail_move(ctx, b, a),
-                    _ => {
-                        // moved in place (a copy of the list costs more than the ranking)
-                        pieces[k].1 = a;
-                        let q = self.index.rank_pieces(&pieces).ok();
-                        pieces[k].1 = b;
-                        q
+                let q = match (&ctx, p.role) {
+                    // a king: its new pair of squares read from the pair tables
+                    (Some(ctx), Role::King) => {
+                        self.index.rank_king_move(ctx, b, a).or_else(|| in_place(a))
                     }
+                    (Some(ctx), _) if tail_move(p, a, b) => self.index.rank_tail_move(ctx, b, a),
+                    _ => in_place(a),
                 };
                 if let Some(q) = q {
                     let _ = preds.try_push(q);
