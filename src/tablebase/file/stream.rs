@@ -84,14 +84,20 @@ pub(super) fn compress_block(
     let setting = zstd_setting(c.metric, level, &raw);
     CTX.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let ctx = match &mut *slot {
-            Some((s, ctx)) if *s == setting => ctx,
-            slot => {
-                // (the old context is freed first: one context a thread at a time)
-                *slot = None;
-                &mut slot.insert((setting, setting.compressor()?)).1
-            }
+        // the thread's context as it is, or retuned in place, or else a new one (the old
+        // one freed first: one context a thread at a time)
+        let keep = match &mut *slot {
+            Some((s, ctx)) => *s == setting || setting.retune(*s, ctx)?,
+            None => false,
         };
+        if !keep {
+            *slot = None;
+        }
+        let (s, ctx) = match &mut *slot {
+            Some(entry) => entry,
+            slot => slot.insert((setting, setting.compressor()?)),
+        };
+        *s = setting;
         ctx.compress(&raw)
     })
 }

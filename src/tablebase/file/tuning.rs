@@ -62,6 +62,26 @@ pub(in crate::tablebase) fn zstd_setting(
 }
 
 impl ZstdSetting {
+    /// Turn `ctx`, a context of setting `from`, into one of this setting when only the
+    /// search depth differs (zstd takes a parameter set between frames for the next frame;
+    /// the frame is the one a new context would make). False when it cannot: a new context
+    /// is then needed.
+    pub(in crate::tablebase) fn retune(
+        self,
+        from: ZstdSetting,
+        ctx: &mut zstd::bulk::Compressor<'static>,
+    ) -> std::io::Result<bool> {
+        match (from.tuned, self.tuned) {
+            (Some((_, m0, t0)), Some((search, m1, t1)))
+                if from.level == self.level && (m0, t0) == (m1, t1) =>
+            {
+                ctx.set_parameter(zstd::zstd_safe::CParameter::SearchLog(search))?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// A compression context for this setting, with content checksums.
     pub(in crate::tablebase) fn compressor(
         self,
@@ -86,9 +106,9 @@ mod tests {
     #[test]
     fn only_big_dtm_blocks_are_tuned() {
         let big = TUNED_MIN_CONTENT + 1;
-        // short runs (a value a position), then long ones (runs of 8)
+        // short runs (a value a position), then long ones (runs of 16)
         let short: Vec<u8> = (0..big).map(|i| (i % 7) as u8).collect();
-        let long: Vec<u8> = (0..big).map(|i| (i / 8 % 7) as u8).collect();
+        let long: Vec<u8> = (0..big).map(|i| (i / 16 % 7) as u8).collect();
         assert_eq!(zstd_setting(Metric::Wdl, 15, &short).tuned, None);
         assert_eq!(zstd_setting(Metric::Dtc, 12, &short).tuned, None);
         assert_eq!(zstd_setting(Metric::Dtm, 13, &short[..big - 1]).tuned, None);
@@ -100,6 +120,32 @@ mod tests {
             zstd_setting(Metric::Dtm, 13, &long).tuned,
             Some((2, 6, 256))
         );
+    }
+
+    #[test]
+    fn a_retuned_context_makes_a_new_contexts_frames() {
+        let big = TUNED_MIN_CONTENT + 1;
+        let short: Vec<u8> = (0..big).map(|i| (i * i / 99 % 7) as u8).collect();
+        let long: Vec<u8> = (0..big)
+            .map(|i| (i / 16 * (i / 16) / 99 % 7) as u8)
+            .collect();
+        let (a, b) = (
+            zstd_setting(Metric::Dtm, 13, &short),
+            zstd_setting(Metric::Dtm, 13, &long),
+        );
+        assert_ne!(a, b);
+        let mut ctx = a.compressor().unwrap();
+        let first = ctx.compress(&short).unwrap();
+        assert!(b.retune(a, &mut ctx).unwrap());
+        assert_eq!(
+            ctx.compress(&long).unwrap(),
+            b.compressor().unwrap().compress(&long).unwrap()
+        );
+        assert!(a.retune(b, &mut ctx).unwrap());
+        assert_eq!(ctx.compress(&short).unwrap(), first);
+        let plain = zstd_setting(Metric::Dtm, 13, &short[..100]);
+        assert!(!plain.retune(a, &mut ctx).unwrap());
+        assert!(!a.retune(plain, &mut ctx).unwrap());
     }
 
     #[test]
