@@ -9,6 +9,7 @@
 
 mod dict;
 mod stream;
+mod tuning;
 mod workers;
 
 use super::generate::SparseVerdicts;
@@ -25,6 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 pub(super) use stream::counts_and_max;
 use stream::{finish_file, write_streamed};
+use tuning::{zstd_setting, ZstdSetting};
 use workers::{compress_blocks, release_compressors, write_threads, CTX, WRITE_BATCH_BLOCKS};
 
 /// What a file stores.
@@ -197,10 +199,10 @@ pub const BIG_BLOCK: u32 = (1 << 18) - 1;
 ///
 /// Measured (rule set 1, format version 2): WDL at level 15 is 3.09 MB for KRNKR (3.50 MB in
 /// version 1's 64K blocks) and 325.5 KB for KRNKAABB (410.9 KB; its blocks are written as
-/// runs, see [`super::block_code`]); DTM, read at the root only, at level 13 is 5.52 MB for
-/// KRNKR and 9.27 MB for KRNKAABB (6.89 MB and 11.15 MB in version 1's 32K blocks at level
-/// 12), at about twice the compression time. Level 19 or more would be smaller still but
-/// compresses 5-10 times slower.
+/// runs, see [`super::block_code`]); DTM, read at the root only, at level 13 with its big
+/// blocks tuned ([`zstd_setting`]) is 5.32 MB for KRNKR and 9.02 MB for KRNKAABB (level 13
+/// as it is: 5.48 MB and 9.22 MB; 6.89 MB and 11.15 MB in version 1's 32K blocks at level
+/// 12). Level 19 or more would be smaller still but compresses 5-10 times slower.
 pub fn block_params(metric: Metric) -> (u32, i32) {
     match metric {
         Metric::Wdl => (BIG_BLOCK, 15),

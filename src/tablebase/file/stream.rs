@@ -2,8 +2,8 @@
 //! ([`write_streamed`]), and what both files share (their counts, the end of a file).
 
 use super::{
-    block_content, block_params, corrupt, release_compressors, table_path, temp_path, Content,
-    FileError, Header, Metric, Written, CTX, HEADER_SIZE, INDEX_SCHEME, VERSION,
+    block_content, block_params, corrupt, release_compressors, table_path, temp_path, zstd_setting,
+    Content, FileError, Header, Metric, Written, CTX, HEADER_SIZE, INDEX_SCHEME, VERSION,
     WRITE_BATCH_BLOCKS,
 };
 use crate::tablebase::values::{wdl_of, Wdl, MAX_DTM};
@@ -71,8 +71,8 @@ pub(super) fn finish_file(
     f.sync_all()
 }
 
-/// Compress block `k` of the file of `c` (`block` positions a block, zstd `level`) with
-/// the calling thread's context ([`CTX`]).
+/// Compress block `k` of the file of `c` (`block` positions a block, zstd `level`, tuned
+/// by [`zstd_setting`]) with the calling thread's context ([`CTX`]).
 pub(super) fn compress_block(
     c: &Content<'_>,
     block: usize,
@@ -81,16 +81,23 @@ pub(super) fn compress_block(
 ) -> std::io::Result<Vec<u8>> {
     let total = 2 * c.positions as usize;
     let raw = block_content(c, k * block..((k + 1) * block).min(total))?;
+    let setting = zstd_setting(c.metric, level, &raw);
     CTX.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let ctx = match &mut *slot {
-            Some((l, ctx)) if *l == level => ctx,
-            slot => {
-                let mut ctx = zstd::bulk::Compressor::new(level)?;
-                ctx.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
-                &mut slot.insert((level, ctx)).1
-            }
+        // the thread's context as it is, or retuned in place, or else a new one (the old
+        // one freed first: one context a thread at a time)
+        let keep = match &mut *slot {
+            Some((s, ctx)) => *s == setting || setting.retune(*s, ctx)?,
+            None => false,
         };
+        if !keep {
+            *slot = None;
+        }
+        let (s, ctx) = match &mut *slot {
+            Some(entry) => entry,
+            slot => slot.insert((setting, setting.compressor()?)),
+        };
+        *s = setting;
         ctx.compress(&raw)
     })
 }
@@ -104,7 +111,8 @@ pub(super) fn compress_block(
 /// busy to the last block of the last file (a parallel pass per batch of blocks leaves one
 /// idle at the end of each batch), and at most [`WRITE_BATCH_BLOCKS`] compressed blocks wait
 /// in memory (a thread ahead by that many waits). A thread changes its compression context
-/// only where the files' levels change. The bytes written do not depend on `threads`.
+/// only where the blocks' settings change (the level, or the DTM file's tuning of big
+/// blocks, see [`zstd_setting`]). The bytes written do not depend on `threads`.
 pub(super) fn write_streamed(
     dir: &Path,
     files: &[Content<'_>],

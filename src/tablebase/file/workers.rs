@@ -60,8 +60,9 @@ thread_local! {
     /// makes one per split job, and the many large contexts it allocates and frees raise
     /// the peak memory of a big table's write by tens of megabytes. Released when the file
     /// is written ([`release_compressors`]).
-    pub(super) static CTX: std::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
-        const { std::cell::RefCell::new(None) };
+    pub(super) static CTX: std::cell::RefCell<
+        Option<(super::ZstdSetting, zstd::bulk::Compressor<'static>)>,
+    > = const { std::cell::RefCell::new(None) };
 }
 
 /// Free the compression contexts of the worker threads ([`CTX`]). A level-15 context holds
