@@ -74,7 +74,7 @@
 //! | lists in kind order read without sorting (`bucket.rs`) | every piece list unranking gives | KRPK +1.4%, KCPKA +1.5% |
 //! | single-piece tails by E-ranks in the general path (`espace.rs`) and folded (`tail/fold.rs`) | tails of single pieces, tail moves | KRNK +21.5%, KRPK +18.8%, KCPKA +10.9% (folded part alone: KRPK +1.8%, KPKP +1.2%) |
 //! | tail moves (`prepare_tail`, `rank_tail_move`) | the generator's un-moves of tail pieces | KRPK +25.4%, KCPKA +21.3%, KRKAA +16.3%, KRNK +7.6% |
-//! | king moves and tail contexts from the king-pair table (`rank_king_move`, `prepare_tail` through `PairRows::tail_parts`) | flat materials whose own halves are the kings alone: the generator's king un-moves and moves, every decoded node's context | KRKN +6.8% (4.18 G to 4.46 G instructions) |
+//! | king moves and tail contexts from the king-pair table (`rank_king_move`, `prepare_tail` through `PairRows::tail_parts`) | flat materials whose own halves are the kings alone: the generator's king un-moves and moves, every decoded node's context | KRKN +6.8% (4.46 G to 4.18 G instructions, `gen --no-deps`, 1 thread) |
 //! | one table read for a lone king (`half.rs`) | every side whose own half is its king | about 1% (KRNK, KRPK) |
 //!
 //! Retired, for making no measurable difference: division in 32 bits for splits below 2^32

@@ -150,7 +150,9 @@ impl Params {
         dtc_bytes_per_position: [1.13, 1.1],
         // KRKPA 24.7 MiB (1.7 M positions), KRAKN 26.9 MiB (2.7 M), KRAKPA 30.4 MiB (7.2 M)
         // with the default metrics, about 10 MiB above the base and their DTC pass
-        // (2026-11-27).
+        // (2026-11-27), most of it zstd's trainer's table of 2^20 counts. With 2^15
+        // (`file/dict.rs`, 2026-11-28): KRAKC (2.7 M) 16.2 MiB against 25.7, its heap 8.3 MiB
+        // with the trial against 7.3 MiB without it; 2 MiB keeps a margin.
         dtc_dictionary_bytes: 2.0 * 1048576.0,
         // `verify` reads its sub-tables through a cache of decoded blocks (2026-11-26).
         bytes_per_sub_position: 2.0,
