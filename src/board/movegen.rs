@@ -17,7 +17,7 @@ use super::attacks::{
     RAYS,
 };
 use super::bitboard::FULL_MASK;
-use super::sink::{AnySink, CountCapturesSink, CountSink, ListSink, MaskedSink, Sink};
+use super::sink::{AnySink, CountCapturesSink, CountSink, ListSink, MaskedSink, Sink, UntilSink};
 use super::{Move, Position, Role, Square};
 use arrayvec::ArrayVec;
 
@@ -67,6 +67,15 @@ impl Position {
         let mut list = MoveList::new();
         self.generate_roles(Targets::Quiets, 0x7F, None, &mut ListSink(&mut list));
         list
+    }
+
+    /// The moves of [`Position::quiet_moves`], in the same order, handed to `f` one by one
+    /// until it answers true; the rest are not generated where the generation can tell
+    /// (between pieces, before a move's legality test). True when `f` stopped it.
+    pub fn quiet_moves_until(&self, f: impl FnMut(Move) -> bool) -> bool {
+        let mut sink = UntilSink { f, stopped: false };
+        self.generate_roles(Targets::Quiets, 0x7F, None, &mut sink);
+        sink.stopped
     }
 
     /// The quiet legal moves of the pieces on `free`, and the other quiet legal moves that
@@ -309,7 +318,7 @@ impl Position {
             targets & danger
         };
         let mut t = checked;
-        while t != 0 {
+        while t != 0 && !sink.done() {
             // SAFETY: bits below 90.
             let to = unsafe { Square::new_unchecked(t.trailing_zeros() as u8) };
             t &= t - 1;
@@ -397,6 +406,9 @@ impl Position {
                 ctx,
             );
         }
+        if sink.done() {
+            return;
+        }
         for from in super::Bitboard::from_bits(r[Role::Pawn.index()] & only(Role::Pawn)) {
             self.emit(
                 sink,
@@ -420,6 +432,9 @@ impl Position {
                 ctx,
             );
         }
+        if sink.done() {
+            return;
+        }
         for from in super::Bitboard::from_bits(r[Role::Elephant.index()] & only(Role::Elephant)) {
             self.emit(
                 sink,
@@ -429,6 +444,9 @@ impl Position {
                 danger,
                 ctx,
             );
+        }
+        if sink.done() {
+            return;
         }
         // king moves are always tested
         self.emit(

@@ -146,3 +146,33 @@ impl Sink for AnySink {
         self.0
     }
 }
+
+/// Hands each move to a function in generation order until it answers true (the moves
+/// after that one are neither handed over nor, where the generation can tell, tested).
+pub(super) struct UntilSink<F: FnMut(Move) -> bool> {
+    pub(super) f: F,
+    pub(super) stopped: bool,
+}
+
+impl<F: FnMut(Move) -> bool> Sink for UntilSink<F> {
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if !self.stopped {
+            self.stopped = (self.f)(m);
+        }
+    }
+    #[inline(always)]
+    fn many(&mut self, from: Square, targets: u128) {
+        let mut t = targets;
+        while t != 0 && !self.stopped {
+            // SAFETY: target bitboards only have bits below 90.
+            let to = unsafe { Square::new_unchecked(t.trailing_zeros() as u8) };
+            t &= t - 1;
+            self.stopped = (self.f)(Move::new(from, to));
+        }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.stopped
+    }
+}

@@ -25,11 +25,10 @@ impl Gen<'_> {
                 return f;
             }
         }
-        let moves = x.pos.quiet_moves();
         if f & CL != 0 && f & CW != 0 {
             // in check and checking: mutual perpetual check
             let (mut empty, mut again, mut way_out, mut other) = (true, false, false, false);
-            for &m in &moves {
+            for m in x.pos.quiet_moves() {
                 match self.child(x, m) {
                     Child::Good => way_out = true,
                     Child::Bad => {}
@@ -63,7 +62,7 @@ impl Gen<'_> {
             let mut long_check = f & CL != 0;
             let (mut again, mut way_out, mut other) = (false, false, false);
             let mut chasing = MoveList::new();
-            for &m in &moves {
+            for m in x.pos.quiet_moves() {
                 match self.child(x, m) {
                     Child::Bad => {}
                     Child::Good => {
@@ -106,9 +105,10 @@ impl Gen<'_> {
         let (mut long_check, mut long_chase) = (f & CL != 0, f & ZL != 0);
         let mut check_empty = true;
         let mut chasing = MoveList::new();
-        for &m in &moves {
+        // the moves generated one by one: the first that clears both flags ends it
+        x.pos.quiet_moves_until(|m| {
             if !long_check && !long_chase {
-                break;
+                return true;
             }
             match self.child(x, m) {
                 Child::Bad => {}
@@ -141,7 +141,8 @@ impl Gen<'_> {
                     }
                 }
             }
-        }
+            !long_check && !long_chase
+        });
         if long_check && long_chase {
             self.fail(format!(
                 "{}: forced to check and to chase with every move",
@@ -187,7 +188,7 @@ impl Gen<'_> {
         }
         for &m in chasing {
             let y = self.node_after(x, m);
-            let escapes_without_check = y.pos.quiet_moves().into_iter().any(|m2| {
+            let escapes_without_check = y.pos.quiet_moves_until(|m2| {
                 matches!(self.child(&y, m2), Child::Open(zf) if zf & ZL != 0)
                     && !gives_check(&y.pos, m2)
                     && is_escape(&y.pos, m2)
@@ -202,18 +203,18 @@ impl Gen<'_> {
     /// The `CW`/`ZW` clean-up of one position (side to move: the possible victim).
     pub(super) fn remove_win(&self, x: &Node, flags: u8, cd: bool, pass: Pass) -> u8 {
         let f = flags;
-        let moves = x.pos.quiet_moves();
         if f & CW != 0 {
-            let keeps = moves
-                .iter()
-                .any(|&m| matches!(self.child(x, m), Child::Open(cf) if cf & CL != 0));
+            // the moves generated one by one until one keeps the flag
+            let keeps = x
+                .pos
+                .quiet_moves_until(|m| matches!(self.child(x, m), Child::Open(cf) if cf & CL != 0));
             return if keeps { f } else { f & !CW };
         }
         if f & ZL != 0 {
             // chased and chasing
             let mut draw_move = cd;
             let mut escapes: Vec<(Bitboard, Move, u8)> = Vec::new();
-            for &m in &moves {
+            for m in x.pos.quiet_moves() {
                 match self.child(x, m) {
                     Child::Good => draw_move = true,
                     Child::Bad => {}
@@ -280,39 +281,37 @@ impl Gen<'_> {
             }
             return f & !ZW;
         }
-        for &m in &moves {
+        // the moves generated one by one until an escape keeps the flag
+        let keeps = x.pos.quiet_moves_until(|m| {
             let Child::Open(cf) = self.child(x, m) else {
-                continue;
+                return false;
             };
             if cf & ZL == 0 {
-                continue;
+                return false;
             }
             let evt = escape_targets(&x.pos, m);
             if evt.is_empty() {
-                continue;
+                return false;
             }
             let y = self.node_after(x, m);
             let mut chasing = MoveList::new();
-            let mut only_chases = true;
-            for m2 in y.pos.quiet_moves() {
-                match self.child(&y, m2) {
-                    Child::Good => {
-                        only_chases = false;
-                        break;
-                    }
-                    Child::Bad => {}
-                    Child::Open(zf) if zf & ZW != 0 => chasing.push(m2),
-                    Child::Open(_) => {
-                        only_chases = false;
-                        break;
-                    }
+            // the chaser's replies until one is not a chase
+            let broken = y.pos.quiet_moves_until(|m2| match self.child(&y, m2) {
+                Child::Good => true,
+                Child::Bad => false,
+                Child::Open(zf) if zf & ZW != 0 => {
+                    chasing.push(m2);
+                    false
                 }
-            }
-            if only_chases && common_target(&y.pos, &chasing, evt) {
-                return f;
-            }
+                Child::Open(_) => true,
+            });
+            !broken && common_target(&y.pos, &chasing, evt)
+        });
+        if keeps {
+            f
+        } else {
+            f & !ZW
         }
-        f & !ZW
     }
 }
 
