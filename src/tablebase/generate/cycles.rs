@@ -226,7 +226,7 @@ impl Gen<'_> {
     }
 
     fn is_open(&self, side: Color, i: usize) -> bool {
-        self.codes(side.index()).get(i) & code::OPEN != 0
+        self.codes(side.index()).is_open(i)
     }
 
     /// Indices `64 w .. 64 w + 64` of the table: bit `b` is set when index `64 w + b` is
@@ -351,11 +351,13 @@ impl Gen<'_> {
     /// `fronts[1]` empty): step `t` un-moves the positions decided at step `t` (losses of
     /// `loser` at even `t`, wins of the other side at odd `t`), taken from one bit array
     /// while the positions they decide are marked in the other (both are empty at the end).
-    /// A step visits its frontier only, not the whole table.
-    fn propagate(&self, order: u8, loser: Color, fronts: [&Bits; 2]) -> Result<(), TbError> {
+    /// A step visits its frontier only, not the whole table. Returns how many positions it
+    /// decided.
+    fn propagate(&self, order: u8, loser: Color, fronts: [&Bits; 2]) -> Result<u64, TbError> {
         let n = self.size();
         let [mut now, mut next] = fronts;
         let mut t: u8 = 0;
+        let mut decided = 0;
         loop {
             let x = if t.is_multiple_of(2) { loser } else { !loser };
             self.assigned.store(0, Relaxed);
@@ -377,9 +379,11 @@ impl Gen<'_> {
                 }
             });
             self.drop_code_pages();
-            if self.assigned.load(Relaxed) == 0 {
-                return self.check_fault();
+            let step = self.assigned.load(Relaxed);
+            if step == 0 {
+                return self.check_fault().map(|()| decided);
             }
+            decided += step;
             std::mem::swap(&mut now, &mut next);
             t = stamp;
         }
@@ -450,6 +454,8 @@ pub(super) fn run(
     let (mut order, mut done, mut any) = from.unwrap_or((1, [false; 2], false));
     // the flags hold the previous round's clean-up fixpoint of [`Pass::Two`]
     let mut pure = false;
+    // the positions decided in the previous round (its rulings and what they decided)
+    let mut decided = 0;
     loop {
         if order > code::MAX_ORDER {
             return Err(TbError::TooManyRounds(g.material));
@@ -461,7 +467,7 @@ pub(super) fn run(
         })?;
         pb.status(&format!("round {order}"));
         let t = std::time::Instant::now();
-        let incremental = pure && g.reopen(order - 1, &dirty);
+        let incremental = pure && g.reopen(order - 1, decided, &dirty);
         if !incremental {
             dirty.clear();
             g.reset_flags();
@@ -480,6 +486,7 @@ pub(super) fn run(
         g.check_fault()?;
         // the worklist bits carry the propagation's frontiers (empty again after it)
         dirty.clear();
+        decided = 0;
         for root in Color::ALL {
             if done[root.index()] {
                 continue;
@@ -493,7 +500,7 @@ pub(super) fn run(
                 continue;
             }
             any = true;
-            g.propagate(order, !root, [&dirty.lose, &dirty.win])?;
+            decided += ruled + g.propagate(order, !root, [&dirty.lose, &dirty.win])?;
         }
         if super::phases() {
             eprintln!(

@@ -93,6 +93,15 @@ impl<'a> RoundCodes<'a> {
         }
     }
 
+    /// True when position `i` is open: [`RoundCodes::get`]'s high bit, from the slot's
+    /// state alone (split, the code's byte in the work file is not read). Only a position
+    /// with a slot can be open (the others' codes are won, lost or illegal), so an index
+    /// without one is not ranked.
+    #[inline(always)]
+    pub fn is_open(&self, i: usize) -> bool {
+        self.s.has(i) && self.open_at(self.s.slot(i))
+    }
+
     /// The code of position `i` and, when it is open, its flags (else 0): one rank for
     /// both (the clean-up reads them together for every move; the flags of a decided
     /// position are not looked up).

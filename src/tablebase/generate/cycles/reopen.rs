@@ -225,34 +225,19 @@ impl Gen<'_> {
         }
     }
 
-    /// Prepare round `order + 1` from the fixpoint of round `order` (left in the flags):
-    /// add the candidate flags, mark what to examine in `dirty`. False when the positions
-    /// decided in round `order` or the candidates are too many (then the round starts from
-    /// the reset; `dirty` and the flags may hold anything).
-    pub(super) fn reopen(&self, order: u8, dirty: &Dirty) -> bool {
+    /// Prepare round `order + 1` from the fixpoint of round `order` (left in the flags), in
+    /// which `decided` positions were decided (its rulings, plain losses and wins, counted
+    /// as they were made): add the candidate flags, mark what to examine in `dirty`. False
+    /// when the positions decided in round `order` or the candidates are too many (then the
+    /// round starts from the reset; `dirty` and the flags may hold anything).
+    pub(super) fn reopen(&self, order: u8, decided: u64, dirty: &Dirty) -> bool {
         let n = self.size();
         let cap = (n as f64 * params::REOPEN_BELOW) as usize;
-        // the positions decided in round `order`: its rulings, plain losses and wins
         let new_win = code::make(order, code::WIN);
-        let decided = [code::LOSS, code::WIN, code::RULE_CHECK, code::RULE_CHASE]
-            .map(|kind| code::make(order, kind));
-        let count = AtomicU64::new(0);
-        (0..self.chunks()).into_par_iter().for_each(|c| {
-            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let mut k = 0;
-            // one pass over the open positions' codes for the four kinds
-            for slots in &self.aux {
-                if let Some(w) = slots.codes_work_file() {
-                    w.tick();
-                }
-                slots.each_code(start, end, |_, v| k += decided.contains(&v) as u64);
-            }
-            count.fetch_add(k, Relaxed);
-        });
         let phases = super::super::phases();
-        if count.load(Relaxed) as usize > cap {
+        if decided as usize > cap {
             if phases {
-                eprintln!("  reopen: {} decided, full reset", count.load(Relaxed));
+                eprintln!("  reopen: {decided} decided, full reset");
             }
             return false;
         }

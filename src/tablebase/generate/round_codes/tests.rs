@@ -68,6 +68,7 @@ fn sparse_codes_as_dense(split: bool) {
     let codes = RoundCodes { s: &s };
     for (i, &c) in dense.iter().enumerate() {
         assert_eq!(codes.get(i), shown(c), "index {i}");
+        assert_eq!(codes.is_open(i), c & code::OPEN != 0, "index {i}");
     }
     for w in 0..n / 8 {
         let bytes: [u8; 8] = dense[8 * w..8 * w + 8].try_into().expect("8");
@@ -100,8 +101,10 @@ fn sparse_codes_as_dense(split: bool) {
         Ok(code::OPEN)
     );
     assert_eq!(codes.get(0), code::make(4, code::LOSS));
+    assert!(!codes.is_open(0) && codes.is_open(5));
     codes.set(5, code::DRAW);
     assert_eq!(codes.get(5), code::DRAW);
+    assert!(!codes.is_open(5));
     assert_eq!(codes.open_word(0), 0);
     let mut image = vec![0u8; 8];
     codes.read_range(0, &mut image);
