@@ -25,8 +25,7 @@
 //! per visit), once for both sides to move. Where the rule of a flag can be settled by one
 //! move (a lose flag dropped, a win flag kept), the moves are generated one at a time and
 //! the generation stops there ([`crate::board::Position::quiet_moves_until`], in the
-//! order of the list: the same verdict); most lose flags of a reset fall at the first or
-//! second move.
+//! order of the list: the same verdict).
 
 use super::{Node, CL, CW, ZL, ZW};
 use crate::board::Color;
