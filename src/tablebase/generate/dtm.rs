@@ -17,12 +17,18 @@
 //! is an internal error, not a table).
 
 //!
+//! The counters: a ruled position counts its permitted moves; every other loss counts all
+//! its distinct successors, which the start pass counted already: its value bytes are kept
+//! for this in a work file when the table runs rule rounds (see [`super::start_counts`]),
+//! and counted again only in a resumed generation.
+//!
 //! Memory: the compact layout of step 2 (see [`super::compact`]) holds the levels and the
 //! counters; a position decided by the rule rounds keeps its code in its auxiliary byte
 //! (it was open after round 0, see [`super::slots`]), or its rule round in four bits when
 //! the codes are packed (see [`super::dtm_codes`]); every other position is plain.
 
 use super::bytes::Bytes;
+use super::start_counts::StartCounts;
 use super::{asymmetry_of, code, compact, Gen, Mode, CHUNK};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
@@ -58,11 +64,13 @@ impl Gen<'_> {
     }
 
     /// The step-4 bytes (levels, markers and counters of the restricted game) for the
-    /// indices `start..end`, from the codes.
-    fn dtm_init_chunk(&self, start: usize, end: usize) {
+    /// indices `start..end`, from the codes; the counters of the positions not ruled from
+    /// `counts` when the start pass's are kept (see [`super::start_counts`]).
+    fn dtm_init_chunk(&self, start: usize, end: usize, counts: Option<&StartCounts>) {
         let mut pieces = PieceList::new();
         // one position for the chunk, loaded in place
         let mut pos = Position::unloaded();
+        let saved = self.saved_counts(counts, start, end);
         for i in start..end {
             let codes = [0, 1].map(|s| self.start_code(s, i));
             // wins, draws and illegal placements first: they need no successors
@@ -83,22 +91,33 @@ impl Gen<'_> {
             if !losses {
                 continue;
             }
-            if !self.index.unrank_into(i as u64, &mut pieces) {
-                self.fail(format!("index {i} decided but undecodable"));
-                continue;
-            }
+            // the placement decoded once, for the first loss that needs it
+            let mut decoded = false;
             for side in Color::ALL {
                 let c = codes[side.index()];
                 if !code::is_loss(c) {
                     continue;
                 }
                 let val = &self.val[side.index()];
+                let ruling = code::is_ruling(c);
+                if !ruling {
+                    if let Some(n) = self.saved_count(&saved, counts, side, i - start) {
+                        self.set_counter(val, i, n, compact::ILLEGAL, MAX_COUNT, side);
+                        continue;
+                    }
+                }
+                if !decoded {
+                    if !self.index.unrank_into(i as u64, &mut pieces) {
+                        self.fail(format!("index {i} decided but undecodable"));
+                        break;
+                    }
+                    decoded = true;
+                }
                 if pos.load_pieces(&pieces, side).is_err() {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
                 }
                 let order = code::order(c);
-                let ruling = code::is_ruling(c);
                 let n = if !ruling {
                     self.count_children(&pos, asymmetry_of(&pieces))
                 } else {
@@ -107,9 +126,43 @@ impl Gen<'_> {
                         code::is_win(cc) && code::order(cc) < order
                     })
                 };
-                self.set_counter(val, i, n, compact::ILLEGAL, MAX_COUNT, &pos);
+                self.set_counter(val, i, n, compact::ILLEGAL, MAX_COUNT, side);
             }
         }
+    }
+
+    /// The start pass's bytes of both sides for the indices `start..end` (empty without
+    /// `counts`, or when they cannot be read: the counts are then made again).
+    pub(super) fn saved_counts(
+        &self,
+        counts: Option<&StartCounts>,
+        start: usize,
+        end: usize,
+    ) -> [Vec<u8>; 2] {
+        let Some(counts) = counts else {
+            return [Vec::new(), Vec::new()];
+        };
+        [0, 1].map(|s| {
+            let mut b = vec![0u8; end - start];
+            match counts.read(s, start, &mut b) {
+                Ok(()) => b,
+                Err(_) => Vec::new(),
+            }
+        })
+    }
+
+    /// The start pass's count of the position at offset `k` of the chunk of `saved`
+    /// ([`Gen::saved_counts`]), side `side` to move; None when not kept.
+    #[inline]
+    pub(super) fn saved_count(
+        &self,
+        saved: &[Vec<u8>; 2],
+        counts: Option<&StartCounts>,
+        side: Color,
+        k: usize,
+    ) -> Option<usize> {
+        let b = *saved[side.index()].get(k)?;
+        counts?.count(b)
     }
 
     /// The distinct successors a ruled position `pos` (placement `pieces`) may still
@@ -138,8 +191,8 @@ impl Gen<'_> {
         })
     }
 
-    /// A loss counting `n` successors in step 4: level 0 when none (mated, or ruled with
-    /// nothing but violating moves), else `base + n`.
+    /// A loss counting `n` successors in step 4 (index `i`, `side` to move): level 0 when
+    /// none (mated, or ruled with nothing but violating moves), else `base + n`.
     pub(super) fn set_counter(
         &self,
         val: &Bytes,
@@ -147,15 +200,16 @@ impl Gen<'_> {
         n: usize,
         base: u8,
         max: usize,
-        pos: &Position,
+        side: Color,
     ) {
         if n == 0 {
             val.set(i, compact::level_byte(0));
         } else if n > max {
-            self.fail(format!(
-                "{} has {n} successors, more than step 4 counts",
-                pos.to_fen()
-            ));
+            let fen = self
+                .position(i, side)
+                .map(|p| p.to_fen())
+                .unwrap_or_else(|| format!("index {i}"));
+            self.fail(format!("{fen} has {n} successors, more than step 4 counts"));
         } else {
             val.set(i, base + n as u8);
         }
@@ -189,7 +243,13 @@ impl Gen<'_> {
 
 /// Step 4 (see the module documentation), from the start or, with `from`, resumed at that
 /// level (the counters set and the levels below done).
-pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Result<(), TbError> {
+/// The counters of the positions not ruled are the start pass's, from `counts` when kept.
+pub(super) fn run(
+    g: &Gen<'_>,
+    progress: &dyn Progress,
+    from: Option<u8>,
+    counts: Option<&StartCounts>,
+) -> Result<(), TbError> {
     let n = g.size();
     let job = g.material.to_string();
     let t = std::time::Instant::now();
@@ -201,7 +261,7 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
             let chunk = |c: usize| (c * CHUNK, ((c + 1) * CHUNK).min(n));
             (0..g.chunks()).into_par_iter().for_each(|c| {
                 let (start, end) = chunk(c);
-                g.dtm_init_plain(start, end);
+                g.dtm_init_plain(start, end, counts);
             });
             g.check_fault()?;
             (0..g.chunks()).into_par_iter().for_each(|c| {
@@ -213,7 +273,7 @@ pub(super) fn run(g: &Gen<'_>, progress: &dyn Progress, from: Option<u8>) -> Res
             // the start codes of a chunk's positions are read before they are turned; a
             // ruled position's successors may lie in chunks already turned (see start_code)
             (0..g.chunks()).into_par_iter().for_each(|c| {
-                g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n));
+                g.dtm_init_chunk(c * CHUNK, ((c + 1) * CHUNK).min(n), counts);
                 pb.inc(1);
             });
         }

@@ -23,6 +23,7 @@ use super::dtm::{DRAW, WIN};
 use super::params::CHUNK;
 use super::slots::Slots;
 use super::sparse_verdicts::{SparseVerdicts, WorkBytes};
+use super::start_counts::StartCounts;
 use super::{asymmetry_of, code, compact, max_moves, verdict_of, Gen};
 use crate::board::{Color, Position};
 use crate::index::PieceList;
@@ -263,11 +264,13 @@ impl Gen<'_> {
     }
 
     /// Step 4's first pass with packed codes, for the indices `start..end`: the value
-    /// bytes of every position but the ruled ones, from their codes.
-    pub(super) fn dtm_init_plain(&self, start: usize, end: usize) {
+    /// bytes of every position but the ruled ones, from their codes; the counters from
+    /// `counts` when the start pass's are kept (see [`super::start_counts`]).
+    pub(super) fn dtm_init_plain(&self, start: usize, end: usize, counts: Option<&StartCounts>) {
         let mut pieces = PieceList::new();
         // one position for the chunk, loaded in place
         let mut pos = Position::unloaded();
+        let saved = self.saved_counts(counts, start, end);
         for i in start..end {
             let mut losses = false;
             for val in &self.val {
@@ -285,22 +288,31 @@ impl Gen<'_> {
             if !losses {
                 continue;
             }
-            if !self.index.unrank_into(i as u64, &mut pieces) {
-                self.fail(format!("index {i} decided but undecodable"));
-                continue;
-            }
+            // the placement decoded once, for the first loss that needs it
+            let mut decoded = false;
             for side in Color::ALL {
                 let val = &self.val[side.index()];
                 let c = val.get(i);
                 if !code::is_loss(c) || code::is_ruling(c) {
                     continue;
                 }
+                if let Some(n) = self.saved_count(&saved, counts, side, i - start) {
+                    self.set_counter(val, i, n, compact::ILLEGAL, MAX_PLAIN_COUNT, side);
+                    continue;
+                }
+                if !decoded {
+                    if !self.index.unrank_into(i as u64, &mut pieces) {
+                        self.fail(format!("index {i} decided but undecodable"));
+                        break;
+                    }
+                    decoded = true;
+                }
                 if pos.load_pieces(&pieces, side).is_err() {
                     self.fail(format!("index {i} decided but undecodable"));
                     continue;
                 }
                 let n = self.count_children(&pos, asymmetry_of(&pieces));
-                self.set_counter(val, i, n, compact::ILLEGAL, MAX_PLAIN_COUNT, &pos);
+                self.set_counter(val, i, n, compact::ILLEGAL, MAX_PLAIN_COUNT, side);
             }
         }
     }
@@ -336,7 +348,7 @@ impl Gen<'_> {
                 let n = self.permitted_children(&pos, &pieces, |j| {
                     self.val[other].get(j) == WIN && self.round_of(other, j) < order
                 });
-                self.set_counter(val, i, n, RULED, MAX_RULED_COUNT, &pos);
+                self.set_counter(val, i, n, RULED, MAX_RULED_COUNT, side);
             }
         }
     }

@@ -50,6 +50,7 @@ mod slots;
 mod sparse_verdicts;
 mod split_codes;
 mod start;
+mod start_counts;
 mod subs;
 
 pub use dtc::{InMemory, ValueSource, MAX_LEVEL as DTC_MAX};
@@ -368,6 +369,15 @@ pub fn generate_sparse(
         g.check_fault()?;
         g.safe_point(Step::Levels { next: 0 })?;
     }
+    // the start pass's counters, for step 4 (see [`start_counts`]; a resumed generation
+    // counts again)
+    let counts = match cycles && resumed.is_none() {
+        true => {
+            let path = slots::work_path(material, opts.work_dir, "counts");
+            Some(start_counts::StartCounts::save(&g, &path)?)
+        }
+        false => None,
+    };
 
     if let Some(from) = resume::levels_from(resumed) {
         let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
@@ -428,10 +438,16 @@ pub fn generate_sparse(
     if ruled {
         // (resumed at step 4: the codes restored in the slots are packed now)
         g.pack_for_dtm(&codes_path)?;
-        dtm::run(&g, opts.progress, resume::dtm_from(resumed))?;
+        dtm::run(
+            &g,
+            opts.progress,
+            resume::dtm_from(resumed),
+            counts.as_ref(),
+        )?;
         lap("dtm");
     }
     drop(levels);
+    drop(counts);
     let material = g.material;
     let (values, verdicts) = finish(g, ruled)?;
     Ok((
