@@ -150,12 +150,10 @@ impl Gen<'_> {
         preds: &mut ArrayVec<u64, 512>,
     ) -> Option<bool> {
         let mut pieces = PieceList::new();
-        if !self.index.unrank_into(i, &mut pieces) {
-            return None;
-        }
+        // the placement and its tail context in one pass
+        let ctx = self.index.unrank_tail(i, &mut pieces)?;
         let y = !x;
         let occ_bits = pieces.iter().fold(0u128, |o, &(_, s)| o | s.bit());
-        let ctx = self.index.prepare_tail(&pieces);
         for k in 0..pieces.len() {
             let (p, b) = pieces[k];
             if p.color != y {
