@@ -330,9 +330,9 @@ impl PlacementIndex {
         c = c.wrapping_sub(w(j).wrapping_mul(base[j] as u64 + j as u64));
         let mut others = [(0u8, 0u64); 7];
         let mut m = 0;
-        for k in 0..n {
+        for (k, &ek) in e.iter().enumerate().take(n) {
             if k != j {
-                others[m] = (e[k], if k < j { w(j) } else { w(k).wrapping_neg() });
+                others[m] = (ek, if k < j { w(j) } else { w(k).wrapping_neg() });
                 m += 1;
             }
         }

@@ -199,7 +199,7 @@ impl Gen<'_> {
         }
         // each piece facing an empty point across the centre file adds 2 to the asymmetry:
         // with more than two of them the exact count is not needed
-        let across = pieces.iter().fold(0u128, |o, &(_, s)| o | s.mirror().bit());
+        let across = pieces.iter().fold(0u128, |o, &(_, s)| o | s.mirror_bit());
         Some((occ_bits & !across).count_ones() <= 2 && asymmetry_of(&pieces) <= 4)
     }
 
