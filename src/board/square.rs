@@ -118,7 +118,25 @@ impl Square {
     pub const fn bit(self) -> u128 {
         1u128 << (self as u8)
     }
+
+    /// Bit mask of the mirror image (`self.mirror().bit()`), read from a table: no
+    /// division by the file count and no 128-bit shift.
+    #[inline]
+    pub fn mirror_bit(self) -> u128 {
+        MIRROR_BITS[self as usize]
+    }
 }
+
+/// [`Square::mirror_bit`] of each square.
+static MIRROR_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = Square::ALL[i].mirror().bit();
+        i += 1;
+    }
+    t
+};
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -172,6 +190,7 @@ mod tests {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
             assert_eq!(sq.mirror().mirror(), sq);
             assert_eq!(sq.flip().flip(), sq);
+            assert_eq!(sq.mirror_bit(), sq.mirror().bit());
         }
         assert_eq!(Square::E0.to_string(), "e0");
         assert_eq!(Square::H2.mirror(), Square::B2);

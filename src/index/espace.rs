@@ -138,15 +138,16 @@ pub(super) fn digits<const N: usize>(tail: &Tail, x: u64) -> [u64; N] {
     })
 }
 
-/// Inverse of [`rank_single`] from the digits: hands each group's square (`square` of its
-/// E-rank) to `put`. With `first_e`, group 0 stands on that E-rank whatever its digit.
+/// Inverse of [`rank_single`] from the digits: hands each group's E-rank and square
+/// (`square` of that E-rank) to `put`. With `first_e`, group 0 stands on that E-rank
+/// whatever its digit.
 #[inline(always)]
 pub(super) fn unrank_single_digits<const N: usize>(
     base: &[u8; 8],
     d: &[u64; N],
     first_e: Option<u8>,
     square: impl Fn(u8) -> Square,
-    mut put: impl FnMut(usize, Square),
+    mut put: impl FnMut(usize, u8, Square),
 ) {
     // E-ranks of the earlier groups, kept in increasing order
     let mut sorted = [0u8; N];
@@ -161,7 +162,7 @@ pub(super) fn unrank_single_digits<const N: usize>(
         if j == 0 {
             e = first_e.unwrap_or(e);
         }
-        put(j, square(e));
+        put(j, e, square(e));
         // insert by one branch-free bubble pass
         sorted[j] = e;
         for k in (0..j).rev() {

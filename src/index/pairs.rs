@@ -23,6 +23,7 @@
 
 use super::bucket::Own;
 use super::espace;
+use super::kinds::list_bytes;
 use super::masks::{below, mirror_sq, LEFT_FILES, MIRROR_IF};
 use super::placement::PieceList;
 use super::split::{Decoded, Split};
@@ -83,6 +84,8 @@ const _: () = assert!(std::mem::size_of::<PairRow>() == 704);
 
 /// A placement's tail context as [`PairRows::tail_parts`] reads it from the pair tables.
 pub(super) struct TailParts {
+    /// The placement's row.
+    pub(super) row: u32,
     /// First index of the placement's block within the split.
     pub(super) base: u64,
     /// The own-half pieces' points (canonical orientation).
@@ -252,6 +255,19 @@ impl PairRows {
         row
     }
 
+    /// The E-rank of each square of row `row` as it stands (`mirrored`: the placement
+    /// stands mirrored, see [`PairRows::row_of`]), [`NONE`] on the own-half pieces.
+    #[inline(always)]
+    pub(super) fn erank(&self, row: u32, mirrored: bool) -> Option<&[u8; 128]> {
+        Some(&self.rows.get(row as usize)?.erank[mirrored as usize])
+    }
+
+    /// Rows are found per pair of king squares ([`PairRows::king_row`] answers).
+    #[inline(always)]
+    pub(super) fn has_king_table(&self) -> bool {
+        self.kings.is_some()
+    }
+
     /// The row and orientation of a placement whose own halves are the kings alone, on
     /// squares `rk` and `bk`: None when the sides have other own-half pieces, Some(None)
     /// when a king is off its palace.
@@ -334,6 +350,7 @@ impl PairRows {
         (row, mirrored): (usize, bool),
         ts: [u8; N],
     ) -> Option<Option<TailParts>> {
+        let row_at = row;
         let row = self.rows.get(row)?;
         if row.folded {
             return Some(None);
@@ -341,6 +358,7 @@ impl PairRows {
         let er = &row.erank[mirrored as usize];
         let turn = &MIRROR_IF[mirrored as usize];
         let mut parts = TailParts {
+            row: row_at as u32,
             base: row.base,
             occ: row.occ,
             sq: [0; 8],
@@ -365,10 +383,6 @@ impl PairRows {
     /// Write the placement with index `x` within the split into `out` as a kind-ordered
     /// list of `total` pieces. False, with `out` unspecified, when the general path must
     /// unrank it.
-    ///
-    /// The row comes without a search: the stretch of indexes holding `x` names the row
-    /// whose block holds the stretch's first index, and since no block is shorter than a
-    /// stretch, at most one more block starts within it.
     #[inline(always)]
     pub(super) fn unrank<const N: usize>(
         &self,
@@ -377,20 +391,80 @@ impl PairRows {
         total: usize,
         out: &mut PieceList,
     ) -> bool {
-        let q = (x / self.width) as usize;
-        let Some(&r) = self.slot.get(q) else {
-            return false;
+        self.unrank_row::<N>(split, x, total, out, |_, _, _| ())
+            .is_some()
+    }
+
+    /// [`PairRows::unrank`] and [`PairRows::tail_parts`] of the placement it writes, in one
+    /// pass (the unranking's E-ranks are the context's), with the kings' squares (read at
+    /// `king_at` of the row's list, see [`Split::king_at`]): None when the general path
+    /// must unrank it, Some(None) when both own halves are symmetric (no context), as
+    /// [`PairRows::tail_parts`] of the placement as it stands (canonical: its row's
+    /// orientation) would answer.
+    #[inline(always)]
+    pub(super) fn unrank_parts<const N: usize>(
+        &self,
+        split: &Split,
+        x: u64,
+        total: usize,
+        out: &mut PieceList,
+    ) -> Option<Option<(TailParts, [u8; 2])>> {
+        let mut sq = [0u8; 8];
+        let mut e = [0u8; 8];
+        let (row_at, row) = self.unrank_row::<N>(split, x, total, out, |j, ej, s| {
+            e[j & 7] = ej;
+            sq[j & 7] = s as u8;
+        })?;
+        if row.folded {
+            return Some(None);
+        }
+        let tail_occ = sq[..N.min(8)]
+            .iter()
+            .fold(0u128, |o, &s| o | 1u128 << (s & 127));
+        // the own halves (the kings among them) stand as in the row's list
+        let template = list_bytes(&row.template);
+        let kings = split
+            .king_at
+            .map(|a| template.get(a as usize).copied().unwrap_or(u8::MAX));
+        let parts = TailParts {
+            row: row_at as u32,
+            base: row.base,
+            occ: row.occ,
+            sq,
+            e,
+            tail_occ,
         };
+        Some(Some((parts, kings)))
+    }
+
+    /// [`PairRows::unrank`], handing each tail group's E-rank and square to `tail` as well
+    /// (in the row's orientation, the placement's); the placement's row (its number and
+    /// itself), None when the general path must unrank it.
+    ///
+    /// The row comes without a search: the stretch of indexes holding `x` names the row
+    /// whose block holds the stretch's first index, and since no block is shorter than a
+    /// stretch, at most one more block starts within it.
+    #[inline(always)]
+    fn unrank_row<const N: usize>(
+        &self,
+        split: &Split,
+        x: u64,
+        total: usize,
+        out: &mut PieceList,
+        mut tail: impl FnMut(usize, u8, Square),
+    ) -> Option<(usize, &PairRow)> {
+        let q = (x / self.width) as usize;
+        let &r = self.slot.get(q)?;
         // the next block may start within the stretch (the sentinel ends the rows: x is
         // below u64::MAX)
         let r = r as usize + self.starts.get(r as usize + 1).is_some_and(|&b| x >= b) as usize;
         let (Some(row), Some(&start)) = (self.rows.get(r), self.starts.get(r)) else {
-            return false;
+            return None;
         };
         let digits = espace::digits::<N>(&split.tail, x - start);
         let d0 = digits.first().copied().unwrap_or(0);
         if d0 >= row.n_left as u64 {
-            return false; // folded, with the first piece on the centre file
+            return None; // folded, with the first piece on the centre file
         }
         let first_e = row.folded.then_some(row.left_e[d0 as usize & 63]);
         // every slot below `total` is in the template (own halves) or written below (tail)
@@ -400,9 +474,12 @@ impl PairRows {
             &digits,
             first_e,
             |e| row.cells[e as usize & 127],
-            |j, s| out[split.out_slot[j] as usize & 31].1 = s,
+            |j, e, s| {
+                out[split.out_slot[j] as usize & 31].1 = s;
+                tail(j, e, s);
+            },
         );
         out.truncate(total);
-        true
+        Some((r, row))
     }
 }

@@ -234,7 +234,7 @@ impl Split {
             &digits,
             first_e,
             |e| space.square(e),
-            |j, s| ts[j] = s,
+            |j, _, s| ts[j] = s,
         );
         Some(ts)
     }

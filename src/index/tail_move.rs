@@ -1,13 +1,16 @@
 //! Ranking placements that differ from a given one by where one tail piece stands (a rook,
 //! horse or cannon, or a passed pawn staying passed): the generator's moves and un-moves of
 //! such a piece are ranked from a prepared context ([`TailCtx`], [`TailPiece`]) instead of
-//! the whole placement ([`super::placement`]).
+//! the whole placement ([`super::placement`]). Where the pair tables apply
+//! ([`super::pairs`]), a position is unranked and its context prepared in one pass
+//! ([`PlacementIndex::unrank_tail`]), and an un-moved piece's targets read their E-ranks
+//! from the placement's row.
 
 use super::bucket::bucket;
 use super::espace;
 use super::kinds::list_bytes;
 use super::masks::{mirror_mask, BELOW, MIRROR_IF};
-use super::placement::PlacementIndex;
+use super::placement::{PieceList, PlacementIndex};
 use super::split::{TailPlace, TailRef};
 use crate::board::{Color, Piece, Role, Square};
 
@@ -27,25 +30,30 @@ pub struct TailCtx {
     tail_occ: u128,
     /// The kings' squares as they stand (Red's, Black's), for [`PlacementIndex::rank_king_move`].
     kings: [u8; 2],
+    /// The placement's row of the pair tables, when prepared through them (its E-ranks
+    /// read from the row's table, see [`PlacementIndex::tail_piece`]).
+    row: Option<u32>,
 }
 
 /// Prepared ranking of the placements that differ from one placement only by where one
 /// given tail piece stands, each piece of its kind alone (see
-/// [`PlacementIndex::tail_piece`]): a target is then ranked with one popcount and a few
-/// comparisons.
+/// [`PlacementIndex::tail_piece`]): a target is then ranked with one table read (or a
+/// popcount) and a few comparisons.
 ///
 /// With `e_i` the E-ranks of the tail pieces ([`super::espace`]) and `w_i` the weight of group
 /// `i`'s digit, the rank is `base + sum_i w_i * (e_i - b_i - #{k < i : e_k < e_i})`; moving
 /// group `j` to E-rank `e` changes its own digit and, for each later group `k`, the
 /// term `[e < e_k]`: `rank(e) = c + w_j * e - sum_{i < j} w_j [e_i < e] - sum_{k > j} w_k [e < e_k]`
-/// with `c` collecting everything else (in wrapping arithmetic; the result is exact).
+/// with `c` collecting everything else. The target is an empty point, so `e` is no
+/// other piece's E-rank and `[e_i < e] = 1 - [e < e_i]`: with `c' = c - w_j * j`,
+/// `rank(e) = c' + w_j * e + sum_{k != j} d_k [e < e_k]`, where `d_k = w_j` for the earlier
+/// groups and `-w_k` for the later ones (in wrapping arithmetic; the result is exact).
 #[derive(Clone, Debug)]
-pub struct TailPiece {
+pub struct TailPiece<'a> {
     c: u64,
     w: u64,
-    /// The other groups: E-rank, weight subtracted when the target lies above it (earlier
-    /// groups) or below it (later groups), and which of the two.
-    others: [(u8, u64, bool); 7],
+    /// The other groups: E-rank, and `d_k`, added when the target lies below it.
+    others: [(u8, u64); 7],
     n_others: usize,
     /// Own-half occupancy (canonical orientation), for E-ranks.
     own: u128,
@@ -57,6 +65,9 @@ pub struct TailPiece {
     /// orientation: a set of targets is filtered with one mask.
     allowed: u128,
     mirrored: bool,
+    /// The E-rank of each square as it stands on the board, from the pair tables' row of
+    /// the placement (else computed from `own`).
+    erank: Option<&'a [u8; 128]>,
 }
 
 impl PlacementIndex {
@@ -99,8 +110,59 @@ impl PlacementIndex {
                 e,
                 tail_occ,
                 kings,
+                row: None,
             })
         })
+    }
+
+    /// [`PlacementIndex::unrank_into`] and then [`PlacementIndex::prepare_tail`] of the
+    /// placement it wrote, in one pass where the pair tables' king table applies (the
+    /// unranking's E-ranks are the context's): None when `index` is out of range (`out`
+    /// then empty), else the context (None where `prepare_tail` gives none).
+    #[inline]
+    pub fn unrank_tail(&self, index: u64, out: &mut PieceList) -> Option<Option<TailCtx>> {
+        if index < self.size {
+            if let Some(ctx) = self.unrank_tail_pairs(index, out) {
+                return Some(ctx);
+            }
+        }
+        if !self.unrank_into(index, out) {
+            return None;
+        }
+        Some(self.prepare_tail(out))
+    }
+
+    /// [`PlacementIndex::unrank_tail`] through the pair tables and their king table (the
+    /// route of [`PlacementIndex::prepare_tail_pairs`]; `index` in range). None when that
+    /// route does not apply (`out` then unspecified).
+    #[inline(never)]
+    fn unrank_tail_pairs(&self, index: u64, out: &mut PieceList) -> Option<Option<TailCtx>> {
+        if !self.flat {
+            return None;
+        }
+        // a flat material has one split, numbered as `unrank_list` numbers it
+        let split = &self.splits[0];
+        let pairs = split.pairs.as_ref()?;
+        if !pairs.has_king_table() {
+            return None;
+        }
+        let total = self.total;
+        let found = by_groups!(
+            split.tail.groups.len(),
+            unrank_parts::<N>(split, pairs, index, total, out)
+        )?;
+        // as it stands: the canonical placement is its row's orientation
+        Some(found.map(|(p, kings)| TailCtx {
+            split: 0,
+            base: split.offset + p.base,
+            occ: p.occ,
+            tail: TailPlace::Singles(p.sq),
+            mirrored: false,
+            e: p.e,
+            tail_occ: p.tail_occ,
+            kings,
+            row: Some(p.row),
+        }))
     }
 
     /// [`PlacementIndex::prepare_tail`] through the pair tables' king table, for a
@@ -141,6 +203,7 @@ impl PlacementIndex {
             e: p.e,
             tail_occ: p.tail_occ,
             kings,
+            row: Some(p.row),
         }))
     }
 
@@ -236,7 +299,7 @@ impl PlacementIndex {
     /// tail group holds more than one piece: then use [`PlacementIndex::rank_tail_move`].
     // (inlined: the caller's copy of the prepared piece is then built in place)
     #[inline]
-    pub fn tail_piece(&self, ctx: &TailCtx, from: Square) -> Option<TailPiece> {
+    pub fn tail_piece(&self, ctx: &TailCtx, from: Square) -> Option<TailPiece<'_>> {
         let TailPlace::Singles(sq) = &ctx.tail else {
             return None;
         };
@@ -247,14 +310,10 @@ impl PlacementIndex {
         let own = ctx.occ;
         // the E-ranks as prepared
         let e = ctx.e;
-        let mut w = [0u64; 8];
-        let mut acc = 1u64;
-        for k in (0..n).rev() {
-            w[k] = acc;
-            acc = acc.wrapping_mul(split.tail.radix(k));
-        }
+        let w = |k: usize| split.tail.weight(k);
         let base = &split.single_base;
-        // c: the rank with group j's digit and its terms in the later digits taken out
+        // c': the rank with group j's digit and its terms in the later digits taken out,
+        // less w_j for each earlier group (see [`TailPiece`])
         let mut c = ctx.base;
         for k in 0..n {
             if k == j {
@@ -266,18 +325,14 @@ impl PlacementIndex {
                 .filter(|&(i, &ei)| i != j && ei < e[k])
                 .count() as u64;
             let digit = (e[k] - base[k]) as u64 - below;
-            c = c.wrapping_add(w[k].wrapping_mul(digit));
+            c = c.wrapping_add(w(k).wrapping_mul(digit));
         }
-        c = c.wrapping_sub(w[j].wrapping_mul(base[j] as u64));
-        let mut others = [(0u8, 0u64, false); 7];
+        c = c.wrapping_sub(w(j).wrapping_mul(base[j] as u64 + j as u64));
+        let mut others = [(0u8, 0u64); 7];
         let mut m = 0;
-        for k in 0..n {
+        for (k, &ek) in e.iter().enumerate().take(n) {
             if k != j {
-                others[m] = if k < j {
-                    (e[k], w[j], false)
-                } else {
-                    (e[k], w[k], true)
-                };
+                others[m] = (ek, if k < j { w(j) } else { w(k).wrapping_neg() });
                 m += 1;
             }
         }
@@ -289,9 +344,13 @@ impl PlacementIndex {
         } else {
             taken
         };
+        let erank = match (ctx.row, &split.pairs) {
+            (Some(row), Some(pairs)) => pairs.erank(row, ctx.mirrored),
+            _ => None,
+        };
         Some(TailPiece {
             c,
-            w: w[j],
+            w: w(j),
             others,
             n_others: m,
             own,
@@ -299,13 +358,14 @@ impl PlacementIndex {
             region,
             allowed: region & !board_taken,
             mirrored: ctx.mirrored,
+            erank,
         })
     }
 
     /// Index of the prepared placement with its piece moved to `to` (None when `to` is
     /// taken or outside the piece's region).
     #[inline]
-    pub fn rank_tail_piece(&self, tp: &TailPiece, to: Square) -> Option<u64> {
+    pub fn rank_tail_piece(&self, tp: &TailPiece<'_>, to: Square) -> Option<u64> {
         let t = MIRROR_IF[tp.mirrored as usize][to as usize];
         let tb = 1u128 << t;
         if tp.taken & tb != 0 || tp.region & tb == 0 {
@@ -318,9 +378,20 @@ impl PlacementIndex {
     /// orientation) in turn, in square order, the squares the piece may not take skipped:
     /// `f` gets each index.
     #[inline]
-    pub fn rank_tail_piece_each(&self, tp: &TailPiece, to: u128, mut f: impl FnMut(u64)) {
-        let mirror = &MIRROR_IF[tp.mirrored as usize];
+    pub fn rank_tail_piece_each(&self, tp: &TailPiece<'_>, to: u128, mut f: impl FnMut(u64)) {
         let m = to & tp.allowed;
+        if let Some(erank) = tp.erank {
+            // the E-ranks read as the squares stand
+            for (mut word, at) in [(m as u64, 0), ((m >> 64) as u64, 64)] {
+                while word != 0 {
+                    let s = at + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    f(tp.rank_e(erank[s & 127]));
+                }
+            }
+            return;
+        }
+        let mirror = &MIRROR_IF[tp.mirrored as usize];
         // the two words apart: a square's bit cleared without 128-bit arithmetic
         for (mut word, at) in [(m as u64, 0), ((m >> 64) as u64, 64)] {
             while word != 0 {
@@ -332,16 +403,32 @@ impl PlacementIndex {
     }
 }
 
-impl TailPiece {
+/// [`super::pairs::PairRows::unrank_parts`] (for [`by_groups`]).
+#[inline(always)]
+fn unrank_parts<const N: usize>(
+    split: &super::split::Split,
+    pairs: &super::pairs::PairRows,
+    x: u64,
+    total: usize,
+    out: &mut PieceList,
+) -> Option<Option<(super::pairs::TailParts, [u8; 2])>> {
+    pairs.unrank_parts::<N>(split, x, total, out)
+}
+
+impl TailPiece<'_> {
     /// Index of the placement with the piece on the free point `t` of its region
     /// (canonical orientation).
     #[inline(always)]
     fn rank_at(&self, t: u8) -> u64 {
-        let e = t - (self.own & BELOW[t as usize]).count_ones() as u8;
+        self.rank_e(t - (self.own & BELOW[t as usize]).count_ones() as u8)
+    }
+
+    /// Index of the placement with the piece on the free point of E-rank `e` of its region.
+    #[inline(always)]
+    fn rank_e(&self, e: u8) -> u64 {
         let mut x = self.c.wrapping_add(self.w.wrapping_mul(e as u64));
-        for &(ek, wk, later) in &self.others[..self.n_others] {
-            let hit = if later { e < ek } else { ek < e };
-            x = x.wrapping_sub(if hit { wk } else { 0 });
+        for &(ek, dk) in &self.others[..self.n_others.min(7)] {
+            x = x.wrapping_add(if e < ek { dk } else { 0 });
         }
         x
     }

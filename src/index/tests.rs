@@ -170,6 +170,7 @@ fn check_index(f: &Fixture, route: &str, idx: &PlacementIndex, i: u64) {
     let mut out = PieceList::new();
     assert!(idx.unrank_into(i, &mut out));
     assert_eq!(out, fast, "{m} {i}, {route}: unrank_into");
+    check_unrank_tail(f, route, idx, i);
     let setup = idx.unrank(i).expect("in range");
     assert_eq!(
         sorted(&setup.pieces().map(|(s, p)| (p, s)).collect::<Vec<_>>()),
@@ -205,6 +206,90 @@ fn check_index(f: &Fixture, route: &str, idx: &PlacementIndex, i: u64) {
             Some(i),
             "{m} {i}, {route}: position"
         );
+    }
+}
+
+/// [`PlacementIndex::unrank_tail`] of index `i` writes what [`PlacementIndex::unrank_into`]
+/// writes and gives what [`PlacementIndex::prepare_tail`] gives for it.
+fn check_unrank_tail(f: &Fixture, route: &str, idx: &PlacementIndex, i: u64) {
+    let m = f.material;
+    let mut want = PieceList::new();
+    assert!(idx.unrank_into(i, &mut want));
+    let mut got = PieceList::new();
+    let ctx = idx.unrank_tail(i, &mut got);
+    assert_eq!(got, want, "{m} {i}, {route}: unrank_tail's list");
+    assert_eq!(
+        format!("{ctx:?}"),
+        format!("{:?}", Some(idx.prepare_tail(&want))),
+        "{m} {i}, {route}: unrank_tail's context"
+    );
+    let mut out = PieceList::new();
+    assert!(idx.unrank_tail(idx.size(), &mut out).is_none());
+    assert!(out.is_empty());
+}
+
+/// Every un-move of a tail piece of placement `i` to an empty point ranks alike by
+/// [`PlacementIndex::rank_tail_piece_each`] from [`PlacementIndex::unrank_tail`]'s context
+/// (the pair row's E-ranks where it was prepared through the pair tables) and by the
+/// reference.
+fn check_tail_unmoves(f: &Fixture, route: &str, idx: &PlacementIndex, i: u64) {
+    let m = f.material;
+    let mut pieces = PieceList::new();
+    let Some(Some(ctx)) = idx.unrank_tail(i, &mut pieces) else {
+        return;
+    };
+    let occupied: u128 = pieces.iter().fold(0, |o, &(_, s)| o | s.bit());
+    for (k, &(p, from)) in pieces.iter().enumerate() {
+        let Some(tp) = idx.tail_piece(&ctx, from) else {
+            continue;
+        };
+        let targets: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|&s| occupied & s.bit() == 0)
+            .collect();
+        let mut got = Vec::new();
+        let all = targets.iter().fold(0u128, |o, s| o | s.bit());
+        idx.rank_tail_piece_each(&tp, all, |q| got.push(q));
+        let want: Vec<u64> = targets
+            .iter()
+            .filter_map(|&to| {
+                let mut moved = pieces.to_vec();
+                moved[k].1 = to;
+                f.reference.rank(&moved)
+            })
+            .collect();
+        assert_eq!(got, want, "{m} {i} {p:?} {from}, {route}: un-moves");
+    }
+}
+
+/// The one-pass unranking with its tail context agrees with the two passes on a stride of
+/// every index of KRNKR (the king table's route: asymmetric, folded and centre-file
+/// placements alike) under every set of routes.
+#[test]
+fn unrank_tail_agrees_with_prepare_tail() {
+    let f = fixtures()
+        .iter()
+        .find(|f| f.material.to_string() == "KRNKR")
+        .expect("KRNKR is a fixture");
+    for (route, idx) in &f.indexes {
+        // a stride prime to the blocks' lengths reaches every row; the ends too
+        let size = idx.size();
+        for i in (0..size).step_by(4999).chain([size - 1]) {
+            check_unrank_tail(f, route, idx, i);
+        }
+    }
+    // the folded blocks (both kings on the centre file) more densely
+    let (_, idx) = &f.indexes[0];
+    for &(start, len) in &f.folded {
+        for i in (start..start + len).step_by(97) {
+            check_unrank_tail(f, "every route", idx, i);
+        }
+    }
+    // the un-moves of the tail pieces from the one-pass context, against the reference
+    for (route, idx) in &f.indexes {
+        for i in (0..idx.size()).step_by(99_991) {
+            check_tail_unmoves(f, route, idx, i);
+        }
     }
 }
 

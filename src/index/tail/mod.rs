@@ -78,6 +78,9 @@ pub struct Tail {
     /// the digits of a rank by independent divisions.
     suffix_div: [StrengthReducedU64; MAX_GROUPS],
     suffix: Vec<u64>,
+    /// Weight of each group's digit (the product of the later groups' radices, wrapping:
+    /// exact within a rank below 2^64).
+    weight: [u64; MAX_GROUPS],
     /// Folded sizes already computed, by packed (group, state).
     memo: FxHashMap<u32, u64>,
     all_single: bool,
@@ -118,6 +121,12 @@ impl Tail {
             suffix[j] = suffix[j + 1].saturating_mul(radix[j]);
         }
         let suffix_at = |j: usize| suffix.get(j).copied().unwrap_or(1).max(1);
+        let mut weight = [1u64; MAX_GROUPS];
+        let mut acc = 1u64;
+        for k in (0..groups.len()).rev() {
+            weight[k] = acc;
+            acc = acc.wrapping_mul(radix[k]);
+        }
         Tail {
             all_single: groups.iter().all(|g| g.count == 1),
             radix_div: radix.map(|r| StrengthReducedU64::new(r.max(1))),
@@ -125,8 +134,15 @@ impl Tail {
             groups,
             radix,
             suffix,
+            weight,
             memo: FxHashMap::default(),
         }
+    }
+
+    /// Weight of group `j`'s digit in a rank: the product of the later groups' radices.
+    #[inline(always)]
+    pub fn weight(&self, j: usize) -> u64 {
+        self.weight[j & 7]
     }
 
     /// Number of placements of group `j` (its radix).

@@ -126,9 +126,10 @@ struct Node {
 impl Gen<'_> {
     /// Position `i` with `side` to move (None for an undecodable index).
     fn node(&self, i: usize, side: Color) -> Option<Node> {
-        let pieces = self.index.unrank_pieces(i as u64).ok()?;
+        let mut pieces = PieceList::new();
+        // the placement and its tail context in one pass
+        let ctx = self.index.unrank_tail(i as u64, &mut pieces)?;
         let pos = Position::from_pieces(&pieces, side).ok()?;
-        let ctx = self.index.prepare_tail(&pieces);
         Some(Node { pos, pieces, ctx })
     }
 
@@ -141,14 +142,13 @@ impl Gen<'_> {
                 *slot = self.node(i, side);
                 slot.is_some()
             }
-            Some(x) => {
-                self.index.unrank_into(i as u64, &mut x.pieces)
-                    && x.pos.load_pieces(&x.pieces, side).is_ok()
-                    && {
-                        x.ctx = self.index.prepare_tail(&x.pieces);
-                        true
-                    }
-            }
+            Some(x) => match self.index.unrank_tail(i as u64, &mut x.pieces) {
+                Some(ctx) => {
+                    x.ctx = ctx;
+                    x.pos.load_pieces(&x.pieces, side).is_ok()
+                }
+                None => false,
+            },
         };
         if !ok {
             *slot = None;

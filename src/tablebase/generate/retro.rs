@@ -150,12 +150,10 @@ impl Gen<'_> {
         preds: &mut ArrayVec<u64, 512>,
     ) -> Option<bool> {
         let mut pieces = PieceList::new();
-        if !self.index.unrank_into(i, &mut pieces) {
-            return None;
-        }
+        // the placement and its tail context in one pass
+        let ctx = self.index.unrank_tail(i, &mut pieces)?;
         let y = !x;
         let occ_bits = pieces.iter().fold(0u128, |o, &(_, s)| o | s.bit());
-        let ctx = self.index.prepare_tail(&pieces);
         for k in 0..pieces.len() {
             let (p, b) = pieces[k];
             if p.color != y {
@@ -201,7 +199,7 @@ impl Gen<'_> {
         }
         // each piece facing an empty point across the centre file adds 2 to the asymmetry:
         // with more than two of them the exact count is not needed
-        let across = pieces.iter().fold(0u128, |o, &(_, s)| o | s.mirror().bit());
+        let across = pieces.iter().fold(0u128, |o, &(_, s)| o | s.mirror_bit());
         Some((occ_bits & !across).count_ones() <= 2 && asymmetry_of(&pieces) <= 4)
     }
 
