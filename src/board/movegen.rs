@@ -18,7 +18,7 @@ use super::attacks::{
 };
 use super::bitboard::FULL_MASK;
 use super::sink::{AnySink, CountCapturesSink, CountSink, ListSink, MaskedSink, Sink, UntilSink};
-use super::{Move, Position, Role, Square};
+use super::{Color, Move, Position, Role, Square};
 use arrayvec::ArrayVec;
 
 /// Upper bound on the moves of any position (119 pseudo-legal at most).
@@ -60,6 +60,12 @@ impl Position {
         let mut list = MoveList::new();
         self.generate_roles(Targets::Captures, 0x7F, None, &mut ListSink(&mut list));
         list
+    }
+
+    /// [`Position::capture_moves`] into `out` (cleared first), with no list moved.
+    pub(crate) fn capture_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        self.generate_roles(Targets::Captures, 0x7F, None, &mut ListSink(out));
     }
 
     /// Legal moves that capture nothing (the moves a repetition cycle is made of).
@@ -104,6 +110,14 @@ impl Position {
         list
     }
 
+    /// [`Position::quiet_moves`] with the check told, as [`Position::legal_moves_told`].
+    pub fn quiet_moves_told(&self, in_check: bool) -> MoveList {
+        let mut list = MoveList::new();
+        let mut sink = ListSink(&mut list);
+        self.generate_roles(Targets::Quiets, 0x7F, Some(in_check), &mut sink);
+        list
+    }
+
     /// [`Position::capture_moves`] with the check told, as [`Position::legal_moves_told`].
     pub fn capture_moves_told(&self, in_check: bool) -> MoveList {
         let mut list = MoveList::new();
@@ -144,13 +158,21 @@ impl Position {
 
     /// True when `m` is a legal move here (checked for this one move, without generating
     /// the others).
+    #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
+        self.is_legal_for(self.turn, m)
+    }
+
+    /// [`Position::is_legal`] with `us` to move, whoever's turn it is here: the answer of
+    /// this position turned by a null move when `us` is not to move, without a copy (a null
+    /// move changes nothing a legality test reads but the side).
+    #[inline]
+    pub(crate) fn is_legal_for(&self, us: Color, m: Move) -> bool {
         let from = m.from();
         let to = m.to();
         let Some(p) = self.piece_at(from) else {
             return false;
         };
-        let us = self.turn;
         if p.color != us || from == to {
             return false;
         }
@@ -177,7 +199,7 @@ impl Position {
             }
             Role::Pawn => pawn_attacks(us, from),
         };
-        t & to.bit() != 0 && self.safe_after(from, to, self.king(us), occ, enemy)
+        t & to.bit() != 0 && self.safe_after_for(us, from, to, self.king(us), occ, enemy)
     }
 
     /// As [`Position::is_legal`], but a check the side to move is already in is ignored: the
@@ -185,15 +207,22 @@ impl Position {
     /// a horse leg or becomes a cannon screen) or, for a king move, when the destination is
     /// attacked. This is the legality the chase rule asks of an attack: a piece still attacks
     /// while its own king is in check.
+    #[inline]
     pub fn is_legal_ignoring_check(&self, m: Move) -> bool {
-        if !self.in_check() {
-            return self.is_legal(m);
+        self.is_legal_ignoring_check_for(self.turn, m)
+    }
+
+    /// [`Position::is_legal_ignoring_check`] with `us` to move, whoever's turn it is here
+    /// (as [`Position::is_legal_for`]: the answer of the position turned by a null move
+    /// when `us` is not to move, without a copy).
+    pub(crate) fn is_legal_ignoring_check_for(&self, us: Color, m: Move) -> bool {
+        if !self.is_attacked(self.king(us), !us) {
+            return self.is_legal_for(us, m);
         }
         let (from, to) = (m.from(), m.to());
         let Some(p) = self.piece_at(from) else {
             return false;
         };
-        let us = self.turn;
         if p.color != us || from == to || self.piece_at(to).is_some_and(|q| q.color == us) {
             return false;
         }
@@ -227,12 +256,27 @@ impl Position {
     /// The pseudo-legal move `from`-`to` leaves the mover's king safe.
     #[inline(always)]
     fn safe_after(&self, from: Square, to: Square, ksq: Square, occ: u128, enemy: u128) -> bool {
+        self.safe_after_for(self.turn, from, to, ksq, occ, enemy)
+    }
+
+    /// [`Position::safe_after`] for a move of `us` (`ksq` its king, `enemy` the other side's
+    /// pieces), whoever's turn it is here.
+    #[inline(always)]
+    fn safe_after_for(
+        &self,
+        us: Color,
+        from: Square,
+        to: Square,
+        ksq: Square,
+        occ: u128,
+        enemy: u128,
+    ) -> bool {
         let fb = from.bit();
         let tb = to.bit();
         let occ2 = (occ & !fb) | tb;
         let enemy2 = enemy & !tb;
         let k = if from == ksq { to } else { ksq };
-        !self.attacked_with(k, !self.turn, occ2, enemy2)
+        !self.attacked_with(k, !us, occ2, enemy2)
     }
 
     /// Own pieces whose move may expose the king, and points whose filling may (a cannon
@@ -497,6 +541,71 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 mod tests {
     use super::*;
     use crate::board::Piece;
+
+    /// The legality tests for a side not to move answer as the same tests of a copy turned
+    /// by a null move, for every move from each piece to every point, both sides (and the
+    /// captures listed in place and the quiet moves with the check told as the plain
+    /// lists), on the
+    /// positions of pseudo-random games from a few middlegames (checks, pins and cannon
+    /// screens among them).
+    #[test]
+    fn legal_for_a_side_as_on_a_turned_copy() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
+            "3akr3/4n4/9/9/4c4/9/4R4/9/4A4/3K5 w",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut tested, mut legal, mut checked) = (0usize, 0usize, 0usize);
+        for fen in fens {
+            let mut game = Position::from_fen(fen).unwrap();
+            for _ in 0..120 {
+                for side in [crate::board::Color::Red, crate::board::Color::Black] {
+                    let mut turned = game.clone();
+                    if turned.turn() != side {
+                        turned.play_null();
+                    }
+                    checked += turned.in_check() as usize;
+                    // the captures listed in place and the quiet moves with the check told
+                    let mut caps = MoveList::new();
+                    caps.push(Move::new(Square::A0, Square::A1));
+                    turned.capture_moves_into(&mut caps);
+                    assert_eq!(caps, turned.capture_moves());
+                    let told = turned.quiet_moves_told(turned.in_check());
+                    assert_eq!(told, turned.quiet_moves());
+                    for from in game.occupied() {
+                        for to in Square::ALL {
+                            let m = Move::new(from, to);
+                            let fen = game.to_fen();
+                            let want = turned.is_legal(m);
+                            assert_eq!(game.is_legal_for(side, m), want, "{fen} {side:?} {m}");
+                            assert_eq!(
+                                game.is_legal_ignoring_check_for(side, m),
+                                turned.is_legal_ignoring_check(m),
+                                "{fen} {side:?} {m}"
+                            );
+                            tested += 1;
+                            legal += want as usize;
+                        }
+                    }
+                }
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(
+            tested > 100_000 && legal > 10_000 && checked > 10,
+            "{tested} {legal} {checked}"
+        );
+    }
 
     /// One generation's count and captures equal `count_legal` and `capture_moves`, with
     /// the check told or tested, over every position two plies from a few middlegames; a

@@ -134,8 +134,15 @@ fn protected_by_copy(pos: &Position, m: Move) -> bool {
 }
 
 /// The victim of the capture `m` could legally capture the attacker back from where it
-/// stands (before `m` is played).
+/// stands (before `m` is played): asked of `pos` for the victim's side, without turning a
+/// copy.
 fn can_take_back(pos: &Position, m: Move) -> bool {
+    pos.is_legal_ignoring_check_for(!pos.turn(), Move::new(m.to(), m.from()))
+}
+
+/// [`can_take_back`] on a copy turned by a null move (the plain form it is tested against).
+#[cfg(test)]
+fn can_take_back_by_copy(pos: &Position, m: Move) -> bool {
     with_turn(pos, !pos.turn()).is_legal_ignoring_check(Move::new(m.to(), m.from()))
 }
 
@@ -188,19 +195,26 @@ pub fn chase_attacks(pos: &Position, by: Color) -> MoveList {
 /// [`chase_attacks`] of the side to move in `p`.
 fn chase_attacks_to_move(p: &Position) -> MoveList {
     let mut out = MoveList::new();
-    for m in p.capture_moves() {
+    chase_attacks_into(p, &mut out);
+    out
+}
+
+/// [`chase_attacks_to_move`] into `out` (cleared first): the legal captures listed there
+/// and those that are no chase attack dropped in place, with no list moved.
+fn chase_attacks_into(p: &Position, out: &mut MoveList) {
+    p.capture_moves_into(out);
+    out.retain(|m| {
         let attacker = p.piece_at(m.from()).map(|x| x.role);
         let target = p.piece_at(m.to()).map(|x| x.role);
-        if let (Some(a), Some(t)) = (attacker, target) {
-            if !matches!(a, Role::King | Role::Pawn)
-                && t != Role::King
-                && counts_as_threat(p, m, a, t)
-            {
-                out.push(m);
+        match (attacker, target) {
+            (Some(a), Some(t)) => {
+                !matches!(a, Role::King | Role::Pawn)
+                    && t != Role::King
+                    && counts_as_threat(p, *m, a, t)
             }
+            _ => false,
         }
-    }
-    out
+    });
 }
 
 /// Whether the move `m` (of the threatened side; `after` is the position it leads to) gets
@@ -228,27 +242,41 @@ pub fn escaping_moves(pos: &Position) -> MoveList {
 /// cheaper test than the escape's, such as "the move reaches an open position", saves the
 /// rest); nothing is asked when the opponent has no chase attack.
 pub fn escaping_moves_with(pos: &Position, mut keep: impl FnMut(Move) -> bool) -> MoveList {
+    let mut out = MoveList::new();
+    for_each_escape(pos, |m| keep(m).then_some(()), |m, ()| out.push(m));
+    out
+}
+
+/// [`escaping_moves_with`] with no list: `keep` is asked first of each legal quiet move (in
+/// the same order), and `found` is called, in that order, with each move `keep` answered
+/// `Some` that escapes, and that answer (a caller keeps what its test found, such as the
+/// position the move reaches).
+pub fn for_each_escape<T>(
+    pos: &Position,
+    mut keep: impl FnMut(Move) -> Option<T>,
+    mut found: impl FnMut(Move, T),
+) {
     // one copy: the opponent's attacks read on it turned by a null move (turned back after:
     // two null moves restore every key), then each move played and taken back on it
     let mut after = pos.clone();
     after.play_null();
-    let attacks = chase_attacks_to_move(&after);
+    let mut attacks = MoveList::new();
+    chase_attacks_into(&after, &mut attacks);
     after.play_null();
-    let mut out = MoveList::new();
     if attacks.is_empty() {
-        return out;
+        return;
     }
-    for m in pos.quiet_moves() {
-        if !keep(m) {
+    for &m in &pos.quiet_moves() {
+        let Some(t) = keep(m) else {
             continue;
-        }
+        };
         let undo = after.play(m);
-        if attacks.iter().any(|&a| escapes_marking(&after, a, m)) {
-            out.push(m);
-        }
+        let escapes = attacks.iter().any(|&a| escapes_marking(&after, a, m));
         after.undo(m, undo);
+        if escapes {
+            found(m, t);
+        }
     }
-    out
 }
 
 /// True when the second move continues the first: the moved piece (now on `pre.to()`) makes
@@ -378,7 +406,8 @@ mod tests {
     }
 
     /// The bitboard test of protection answers as playing the capture and asking every
-    /// piece of the captured side for a legal take-back, on every capture of positions
+    /// piece of the captured side for a legal take-back, and the take-back test of the
+    /// attacker as asking a copy turned by a null move, on every capture of positions
     /// with pins, cannon screens, facing kings and checks, for both sides.
     #[test]
     fn protected_as_by_copy() {
@@ -411,6 +440,11 @@ mod tests {
                         }
                         let fen = p.to_fen();
                         assert_eq!(protected(&p, m), protected_by_copy(&p, m), "{fen} {m}");
+                        assert_eq!(
+                            can_take_back(&p, m),
+                            can_take_back_by_copy(&p, m),
+                            "{fen} {m}"
+                        );
                         tested += 1;
                     }
                 }
@@ -425,6 +459,87 @@ mod tests {
             }
         }
         assert!(tested > 1000, "{tested} captures");
+    }
+
+    /// The escapes found in place (one copy, each move played and taken back, the attacks
+    /// filtered in their list) are those of the plain form: every capture of the opponent
+    /// weighed on a copy turned by a null move, every quiet move played on a copy of its
+    /// own; and a filtered walk hands back what its test found for the same moves, on the
+    /// positions of pseudo-random games, both sides to move (in check too).
+    #[test]
+    fn escapes_as_by_copy() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
+            "3akr3/4n4/9/9/4c4/9/4R4/9/4A4/3K5 w",
+            "3k5/9/9/4r4/4r4/9/3N5/9/9/5K3 w",
+            "2r1k4/9/9/9/4n4/9/2R6/9/4N4/4K4 w",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let (mut seen, mut with_escapes) = (0usize, 0usize);
+        for fen in fens {
+            let mut game = pos(fen);
+            for _ in 0..100 {
+                for side in [Color::Red, Color::Black] {
+                    let p = with_turn(&game, side);
+                    let fen = p.to_fen();
+                    // the plain form
+                    let turned = with_turn(&p, !side);
+                    let attacks: Vec<Move> = turned
+                        .capture_moves()
+                        .into_iter()
+                        .filter(|&a| is_chase_attack(&turned, a))
+                        .collect();
+                    assert_eq!(chase_attacks(&p, !side).as_slice(), &attacks[..], "{fen}");
+                    let plain: Vec<Move> = if attacks.is_empty() {
+                        Vec::new()
+                    } else {
+                        p.quiet_moves()
+                            .into_iter()
+                            .filter(|&m| {
+                                let after = p.after(m);
+                                attacks.iter().any(|&a| escapes_marking(&after, a, m))
+                            })
+                            .collect()
+                    };
+                    assert_eq!(escaping_moves(&p).as_slice(), &plain[..], "{fen}");
+                    // every other quiet move asked, with its number handed back
+                    let quiet = p.quiet_moves();
+                    let mut asked = Vec::new();
+                    let mut found = Vec::new();
+                    for_each_escape(
+                        &p,
+                        |m| {
+                            asked.push(m);
+                            let k = quiet.iter().position(|&q| q == m).unwrap();
+                            (k % 2 == 0).then_some(k)
+                        },
+                        |m, k| found.push((m, k)),
+                    );
+                    if !attacks.is_empty() {
+                        assert_eq!(asked.as_slice(), quiet.as_slice(), "{fen}");
+                    }
+                    let want: Vec<(Move, usize)> = plain
+                        .iter()
+                        .map(|&m| (m, quiet.iter().position(|&q| q == m).unwrap()))
+                        .filter(|&(_, k)| k % 2 == 0)
+                        .collect();
+                    assert_eq!(found, want, "{fen}");
+                    seen += 1;
+                    with_escapes += !plain.is_empty() as usize;
+                }
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                game.play(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(seen > 500 && with_escapes > 50, "{seen} {with_escapes}");
     }
 
     #[test]

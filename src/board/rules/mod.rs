@@ -6,8 +6,8 @@ mod attack;
 mod cycle;
 
 pub use attack::{
-    chase_attacks, escape_targets, escaping_moves, escaping_moves_with, gives_check,
-    is_chase_attack, new_attacks,
+    chase_attacks, escape_targets, escaping_moves, escaping_moves_with, for_each_escape,
+    gives_check, is_chase_attack, new_attacks,
 };
 pub use cycle::{judge_cycle, CycleVerdict, Violation};
 

@@ -2,7 +2,7 @@
 //! round 0, from each open position's quiet replies to a check and its escapes from a chase.
 
 use super::{Node, CHASE, CHECK, IN_CHASE, IN_CHECK};
-use crate::board::rules::escaping_moves_with;
+use crate::board::rules::for_each_escape;
 use crate::board::Color;
 use crate::tablebase::generate::{Gen, CHUNK};
 use rayon::prelude::*;
@@ -46,21 +46,26 @@ impl Gen<'_> {
                 continue;
             };
             // a move counts when it reaches an open position: that test (a rank and a bit)
-            // comes before the escape's, which plays the move and weighs the attacks again
+            // comes before the escape's, which plays the move and weighs the attacks again;
+            // the child it found is flagged as it is
             let opens = |m| self.quiet_child(x, m).filter(|&j| self.is_open(!side, j));
-            let (moves, child_flag, own_flag) = if x.pos.in_check() {
-                (x.pos.quiet_moves(), CHECK, IN_CHECK)
-            } else {
-                let escapes = escaping_moves_with(&x.pos, |m| opens(m).is_some());
-                (escapes, CHASE, IN_CHASE)
-            };
             let mut found = false;
-            for m in moves {
-                if let Some(j) = opens(m) {
-                    self.aux[(!side).index()].or(j, child_flag);
-                    found = true;
+            let mut flag = |j: usize, child_flag: u8| {
+                self.aux[(!side).index()].or(j, child_flag);
+                found = true;
+            };
+            let in_check = x.pos.in_check();
+            let own_flag = if in_check {
+                for &m in &x.pos.quiet_moves_told(true) {
+                    if let Some(j) = opens(m) {
+                        flag(j, CHECK);
+                    }
                 }
-            }
+                IN_CHECK
+            } else {
+                for_each_escape(&x.pos, opens, |_, j| flag(j, CHASE));
+                IN_CHASE
+            };
             if found {
                 self.aux[side.index()].or(i, own_flag);
             }
