@@ -5,6 +5,8 @@ pub mod attacks;
 mod bitboard;
 mod color;
 mod fen;
+#[cfg(test)]
+pub(crate) mod games;
 mod movegen;
 mod mv;
 pub mod notation;

@@ -1,6 +1,7 @@
 //! Move generation against its plain forms.
 
 use super::*;
+use crate::board::games::{each_game_position, each_position_two_plies};
 use crate::board::Piece;
 
 /// The legality tests for a side not to move answer as the same tests of a copy turned
@@ -18,50 +19,38 @@ fn legal_for_a_side_as_on_a_turned_copy() {
         "3akr3/4n4/9/9/4c4/9/4R4/9/4A4/3K5 w",
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
     ];
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let (mut tested, mut legal, mut checked) = (0usize, 0usize, 0usize);
-    for fen in fens {
-        let mut game = Position::from_fen(fen).unwrap();
-        for _ in 0..120 {
-            for side in [crate::board::Color::Red, crate::board::Color::Black] {
-                let mut turned = game.clone();
-                if turned.turn() != side {
-                    turned.play_null();
-                }
-                checked += turned.in_check() as usize;
-                // the captures listed in place and the quiet moves with the check told
-                let mut caps = MoveList::new();
-                caps.push(Move::new(Square::A0, Square::A1));
-                turned.capture_moves_into(&mut caps);
-                assert_eq!(caps, turned.capture_moves());
-                let told = turned.quiet_moves_told(turned.in_check());
-                assert_eq!(told, turned.quiet_moves());
-                for from in game.occupied() {
-                    for to in Square::ALL {
-                        let m = Move::new(from, to);
-                        let fen = game.to_fen();
-                        let want = turned.is_legal(m);
-                        assert_eq!(game.is_legal_for(side, m), want, "{fen} {side:?} {m}");
-                        assert_eq!(
-                            game.is_legal_ignoring_check_for(side, m),
-                            turned.is_legal_ignoring_check(m),
-                            "{fen} {side:?} {m}"
-                        );
-                        tested += 1;
-                        legal += want as usize;
-                    }
+    each_game_position(&fens, 120, 0x2545_F491_4F6C_DD1Du64, |game| {
+        for side in [crate::board::Color::Red, crate::board::Color::Black] {
+            let mut turned = game.clone();
+            if turned.turn() != side {
+                turned.play_null();
+            }
+            checked += turned.in_check() as usize;
+            // the captures listed in place and the quiet moves with the check told
+            let mut caps = MoveList::new();
+            caps.push(Move::new(Square::A0, Square::A1));
+            turned.capture_moves_into(&mut caps);
+            assert_eq!(caps, turned.capture_moves());
+            let told = turned.quiet_moves_told(turned.in_check());
+            assert_eq!(told, turned.quiet_moves());
+            for from in game.occupied() {
+                for to in Square::ALL {
+                    let m = Move::new(from, to);
+                    let fen = game.to_fen();
+                    let want = turned.is_legal(m);
+                    assert_eq!(game.is_legal_for(side, m), want, "{fen} {side:?} {m}");
+                    assert_eq!(
+                        game.is_legal_ignoring_check_for(side, m),
+                        turned.is_legal_ignoring_check(m),
+                        "{fen} {side:?} {m}"
+                    );
+                    tested += 1;
+                    legal += want as usize;
                 }
             }
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            game.play(moves[(seed >> 33) as usize % moves.len()]);
         }
-    }
+    });
     assert!(
         tested > 100_000 && legal > 10_000 && checked > 10,
         "{tested} {legal} {checked}"
@@ -81,31 +70,24 @@ fn count_with_captures_and_load_in_place() {
     let mut loaded = Position::unloaded();
     let mut caps = MoveList::new();
     let (mut checks, mut seen) = (0, 0);
-    for fen in fens {
-        let root = Position::from_fen(fen).unwrap();
-        for a in root.legal_moves() {
-            let p1 = root.after(a);
-            for b in p1.legal_moves() {
-                let p = p1.after(b);
-                let mut want: Vec<Move> = p.capture_moves().to_vec();
-                want.sort_unstable_by_key(|m| (m.from(), m.to()));
-                for told in [None, Some(p.in_check())] {
-                    let n = p.count_legal_with_captures(told, &mut caps);
-                    assert_eq!(n, p.count_legal(), "{}", p.to_fen());
-                    let mut got: Vec<Move> = caps.to_vec();
-                    got.sort_unstable_by_key(|m| (m.from(), m.to()));
-                    assert_eq!(got, want, "{}", p.to_fen());
-                }
-                let pieces: Vec<(Piece, Square)> = p.piece_list().collect();
-                loaded.load_pieces(&pieces, p.turn()).unwrap();
-                let fresh = Position::from_pieces(&pieces, p.turn()).unwrap();
-                assert_eq!(loaded, fresh);
-                assert_eq!(loaded.key(), fresh.key());
-                checks += p.in_check() as usize;
-                seen += 1;
-            }
+    each_position_two_plies(&fens, |p| {
+        let mut want: Vec<Move> = p.capture_moves().to_vec();
+        want.sort_unstable_by_key(|m| (m.from(), m.to()));
+        for told in [None, Some(p.in_check())] {
+            let n = p.count_legal_with_captures(told, &mut caps);
+            assert_eq!(n, p.count_legal(), "{}", p.to_fen());
+            let mut got: Vec<Move> = caps.to_vec();
+            got.sort_unstable_by_key(|m| (m.from(), m.to()));
+            assert_eq!(got, want, "{}", p.to_fen());
         }
-    }
+        let pieces: Vec<(Piece, Square)> = p.piece_list().collect();
+        loaded.load_pieces(&pieces, p.turn()).unwrap();
+        let fresh = Position::from_pieces(&pieces, p.turn()).unwrap();
+        assert_eq!(loaded, fresh);
+        assert_eq!(loaded.key(), fresh.key());
+        checks += p.in_check() as usize;
+        seen += 1;
+    });
     // the walk meets positions in check too
     assert!(checks > 0 && seen > 1000, "{checks} {seen}");
 }
@@ -123,33 +105,26 @@ fn quiet_moves_until_hands_over_a_prefix() {
         "4k4/9/4n4/9/9/9/4R4/9/4r4/4K4 w",
     ];
     let (mut checks, mut stops) = (0usize, 0usize);
-    for fen in fens {
-        let root = Position::from_fen(fen).unwrap();
-        for a in root.legal_moves() {
-            let p1 = root.after(a);
-            for b in p1.legal_moves() {
-                let p = p1.after(b);
-                let want = p.quiet_moves();
-                let mut all = Vec::new();
-                let stopped = p.quiet_moves_until(|m| {
-                    all.push(m);
-                    false
-                });
-                assert!(!stopped, "{}", p.to_fen());
-                assert_eq!(all, want.to_vec(), "{}", p.to_fen());
-                for k in 0..want.len() {
-                    let mut got = Vec::new();
-                    let stopped = p.quiet_moves_until(|m| {
-                        got.push(m);
-                        got.len() == k + 1
-                    });
-                    assert!(stopped, "{} at {k}", p.to_fen());
-                    assert_eq!(got, want[..=k].to_vec(), "{} at {k}", p.to_fen());
-                    stops += 1;
-                }
-                checks += p.in_check() as usize;
-            }
+    each_position_two_plies(&fens, |p| {
+        let want = p.quiet_moves();
+        let mut all = Vec::new();
+        let stopped = p.quiet_moves_until(|m| {
+            all.push(m);
+            false
+        });
+        assert!(!stopped, "{}", p.to_fen());
+        assert_eq!(all, want.to_vec(), "{}", p.to_fen());
+        for k in 0..want.len() {
+            let mut got = Vec::new();
+            let stopped = p.quiet_moves_until(|m| {
+                got.push(m);
+                got.len() == k + 1
+            });
+            assert!(stopped, "{} at {k}", p.to_fen());
+            assert_eq!(got, want[..=k].to_vec(), "{} at {k}", p.to_fen());
+            stops += 1;
         }
-    }
+        checks += p.in_check() as usize;
+    });
     assert!(checks > 0 && stops > 10_000, "{checks} {stops}");
 }

@@ -358,6 +358,7 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::games::each_game_position;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).expect("test FEN")
@@ -424,40 +425,27 @@ mod tests {
             "2bk5/4a4/4r4/9/9/9/4N4/4C4/9/4K4 w",
         ];
         let mut tested = 0;
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for fen in fens {
-            // the position and those of a pseudo-random game from it
-            let mut game = pos(fen);
-            for _ in 0..80 {
-                for side in [Color::Red, Color::Black] {
-                    let mut p = game.clone();
-                    if p.turn() != side {
-                        p.play_null();
-                    }
-                    for m in p.capture_moves() {
-                        if p.piece_at(m.to()).is_some_and(|t| t.role == Role::King) {
-                            continue;
-                        }
-                        let fen = p.to_fen();
-                        assert_eq!(protected(&p, m), protected_by_copy(&p, m), "{fen} {m}");
-                        assert_eq!(
-                            can_take_back(&p, m),
-                            can_take_back_by_copy(&p, m),
-                            "{fen} {m}"
-                        );
-                        tested += 1;
-                    }
+        each_game_position(&fens, 80, 0x9E37_79B9_7F4A_7C15u64, |game| {
+            for side in [Color::Red, Color::Black] {
+                let mut p = game.clone();
+                if p.turn() != side {
+                    p.play_null();
                 }
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
+                for m in p.capture_moves() {
+                    if p.piece_at(m.to()).is_some_and(|t| t.role == Role::King) {
+                        continue;
+                    }
+                    let fen = p.to_fen();
+                    assert_eq!(protected(&p, m), protected_by_copy(&p, m), "{fen} {m}");
+                    assert_eq!(
+                        can_take_back(&p, m),
+                        can_take_back_by_copy(&p, m),
+                        "{fen} {m}"
+                    );
+                    tested += 1;
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                game.play(moves[(seed >> 33) as usize % moves.len()]);
             }
-        }
+        });
         assert!(tested > 1000, "{tested} captures");
     }
 
@@ -476,69 +464,57 @@ mod tests {
             "3k5/9/9/4r4/4r4/9/3N5/9/9/5K3 w",
             "2r1k4/9/9/9/4n4/9/2R6/9/4N4/4K4 w",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let (mut seen, mut with_escapes) = (0usize, 0usize);
-        for fen in fens {
-            let mut game = pos(fen);
-            for _ in 0..100 {
-                for side in [Color::Red, Color::Black] {
-                    let p = with_turn(&game, side);
-                    let fen = p.to_fen();
-                    // the plain form
-                    let turned = with_turn(&p, !side);
-                    let attacks: Vec<Move> = turned
-                        .capture_moves()
+        each_game_position(&fens, 100, 0x9E37_79B9_7F4A_7C15u64, |game| {
+            for side in [Color::Red, Color::Black] {
+                let p = with_turn(game, side);
+                let fen = p.to_fen();
+                // the plain form
+                let turned = with_turn(&p, !side);
+                let attacks: Vec<Move> = turned
+                    .capture_moves()
+                    .into_iter()
+                    .filter(|&a| is_chase_attack(&turned, a))
+                    .collect();
+                assert_eq!(chase_attacks(&p, !side).as_slice(), &attacks[..], "{fen}");
+                let plain: Vec<Move> = if attacks.is_empty() {
+                    Vec::new()
+                } else {
+                    p.quiet_moves()
                         .into_iter()
-                        .filter(|&a| is_chase_attack(&turned, a))
-                        .collect();
-                    assert_eq!(chase_attacks(&p, !side).as_slice(), &attacks[..], "{fen}");
-                    let plain: Vec<Move> = if attacks.is_empty() {
-                        Vec::new()
-                    } else {
-                        p.quiet_moves()
-                            .into_iter()
-                            .filter(|&m| {
-                                let after = p.after(m);
-                                attacks.iter().any(|&a| escapes_marking(&after, a, m))
-                            })
-                            .collect()
-                    };
-                    assert_eq!(escaping_moves(&p).as_slice(), &plain[..], "{fen}");
-                    // every other quiet move asked, with its number handed back
-                    let quiet = p.quiet_moves();
-                    let mut asked = Vec::new();
-                    let mut found = Vec::new();
-                    for_each_escape(
-                        &p,
-                        |m| {
-                            asked.push(m);
-                            let k = quiet.iter().position(|&q| q == m).unwrap();
-                            (k % 2 == 0).then_some(k)
-                        },
-                        |m, k| found.push((m, k)),
-                    );
-                    if !attacks.is_empty() {
-                        assert_eq!(asked.as_slice(), quiet.as_slice(), "{fen}");
-                    }
-                    let want: Vec<(Move, usize)> = plain
-                        .iter()
-                        .map(|&m| (m, quiet.iter().position(|&q| q == m).unwrap()))
-                        .filter(|&(_, k)| k % 2 == 0)
-                        .collect();
-                    assert_eq!(found, want, "{fen}");
-                    seen += 1;
-                    with_escapes += !plain.is_empty() as usize;
+                        .filter(|&m| {
+                            let after = p.after(m);
+                            attacks.iter().any(|&a| escapes_marking(&after, a, m))
+                        })
+                        .collect()
+                };
+                assert_eq!(escaping_moves(&p).as_slice(), &plain[..], "{fen}");
+                // every other quiet move asked, with its number handed back
+                let quiet = p.quiet_moves();
+                let mut asked = Vec::new();
+                let mut found = Vec::new();
+                for_each_escape(
+                    &p,
+                    |m| {
+                        asked.push(m);
+                        let k = quiet.iter().position(|&q| q == m).unwrap();
+                        (k % 2 == 0).then_some(k)
+                    },
+                    |m, k| found.push((m, k)),
+                );
+                if !attacks.is_empty() {
+                    assert_eq!(asked.as_slice(), quiet.as_slice(), "{fen}");
                 }
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                game.play(moves[(seed >> 33) as usize % moves.len()]);
+                let want: Vec<(Move, usize)> = plain
+                    .iter()
+                    .map(|&m| (m, quiet.iter().position(|&q| q == m).unwrap()))
+                    .filter(|&(_, k)| k % 2 == 0)
+                    .collect();
+                assert_eq!(found, want, "{fen}");
+                seen += 1;
+                with_escapes += !plain.is_empty() as usize;
             }
-        }
+        });
         assert!(seen > 500 && with_escapes > 50, "{seen} {with_escapes}");
     }
 

@@ -106,15 +106,7 @@ impl Gen<'_> {
                         continue;
                     }
                 }
-                if !decoded {
-                    if !self.index.unrank_into(i as u64, &mut pieces) {
-                        self.fail(format!("index {i} decided but undecodable"));
-                        break;
-                    }
-                    decoded = true;
-                }
-                if pos.load_pieces(&pieces, side).is_err() {
-                    self.fail(format!("index {i} decided but undecodable"));
+                if !self.load_decided(i, side, &mut pieces, &mut pos, &mut decoded) {
                     continue;
                 }
                 let order = code::order(c);
@@ -129,6 +121,31 @@ impl Gen<'_> {
                 self.set_counter(val, i, n, compact::ILLEGAL, MAX_COUNT, side);
             }
         }
+    }
+
+    /// Position `i` with `side` to move loaded into `pos`, its placement decoded into
+    /// `pieces` by the first call for `i` (`*decoded` false before it); false, with the
+    /// fault recorded, for an index that cannot be decoded (a decided position always can).
+    pub(super) fn load_decided(
+        &self,
+        i: usize,
+        side: Color,
+        pieces: &mut PieceList,
+        pos: &mut Position,
+        decoded: &mut bool,
+    ) -> bool {
+        if !*decoded {
+            if !self.index.unrank_into(i as u64, pieces) {
+                self.fail(format!("index {i} decided but undecodable"));
+                return false;
+            }
+            *decoded = true;
+        }
+        if pos.load_pieces(pieces, side).is_err() {
+            self.fail(format!("index {i} decided but undecodable"));
+            return false;
+        }
+        true
     }
 
     /// The start pass's bytes of both sides for the indices `start..end` (empty without

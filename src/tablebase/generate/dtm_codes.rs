@@ -300,15 +300,7 @@ impl Gen<'_> {
                     self.set_counter(val, i, n, compact::ILLEGAL, MAX_PLAIN_COUNT, side);
                     continue;
                 }
-                if !decoded {
-                    if !self.index.unrank_into(i as u64, &mut pieces) {
-                        self.fail(format!("index {i} decided but undecodable"));
-                        break;
-                    }
-                    decoded = true;
-                }
-                if pos.load_pieces(&pieces, side).is_err() {
-                    self.fail(format!("index {i} decided but undecodable"));
+                if !self.load_decided(i, side, &mut pieces, &mut pos, &mut decoded) {
                     continue;
                 }
                 let n = self.count_children(&pos, asymmetry_of(&pieces));
