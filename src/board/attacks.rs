@@ -404,6 +404,29 @@ pub fn pawn_attacks(color: Color, sq: Square) -> u128 {
     PAWN_MOVES[color.index()][sq.index()]
 }
 
+/// The points a piece (`role` of `color`) on `from` can move to given the occupancy `occ`,
+/// its own pieces not yet taken off: a cannon's captures when `capture`, else its quiet
+/// moves (legs, eyes, screens, palace and river kept; legality not tested).
+#[inline(always)]
+pub(crate) fn move_targets(
+    color: Color,
+    role: Role,
+    from: Square,
+    occ: u128,
+    capture: bool,
+) -> u128 {
+    match role {
+        Role::King => KING_MOVES[from.index()],
+        Role::Advisor => ADVISOR_MOVES[from.index()],
+        Role::Elephant => elephant_attacks(from, occ),
+        Role::Horse => horse_attacks(from, occ),
+        Role::Rook => rook_attacks(from, occ),
+        Role::Cannon if capture => cannon_captures(from, occ),
+        Role::Cannon => rook_attacks(from, occ) & !occ,
+        Role::Pawn => pawn_attacks(color, from),
+    }
+}
+
 /// Squares where `role` of `color` can ever stand: kings in their palace, advisors on their
 /// five points, elephants on their seven, pawns on their reachable points; others anywhere.
 #[inline(always)]

@@ -12,9 +12,9 @@
 //! is dropped untested.
 
 use super::attacks::{
-    cannon_attacks, cannon_captures, elephant_attacks, horse_attacks, nearest_on_ray, pawn_attacks,
-    rook_attacks, ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC, KING_MOVES,
-    RAYS,
+    cannon_attacks, cannon_captures, elephant_attacks, horse_attacks, move_targets, nearest_on_ray,
+    pawn_attacks, rook_attacks, ADVISOR_MOVES, CHECK_ZONE, HORSE_ATTACKER_LEG, HORSE_ATTACKER_SRC,
+    KING_MOVES, RAYS,
 };
 use super::bitboard::FULL_MASK;
 use super::sink::{AnySink, CountCapturesSink, CountSink, ListSink, MaskedSink, Sink, UntilSink};
@@ -184,21 +184,7 @@ impl Position {
         let own = self.by_color[us.index()];
         let enemy = self.by_color[(!us).index()];
         let occ = own | enemy;
-        let t = match p.role {
-            Role::King => KING_MOVES[from.index()],
-            Role::Advisor => ADVISOR_MOVES[from.index()],
-            Role::Elephant => elephant_attacks(from, occ),
-            Role::Horse => horse_attacks(from, occ),
-            Role::Rook => rook_attacks(from, occ),
-            Role::Cannon => {
-                if capture {
-                    cannon_captures(from, occ)
-                } else {
-                    rook_attacks(from, occ) & !occ
-                }
-            }
-            Role::Pawn => pawn_attacks(us, from),
-        };
+        let t = move_targets(us, p.role, from, occ, capture);
         t & to.bit() != 0 && self.safe_after_for(us, from, to, self.king(us), occ, enemy)
     }
 
@@ -229,16 +215,7 @@ impl Position {
         let own = self.by_color[us.index()];
         let enemy = self.by_color[(!us).index()];
         let occ = own | enemy;
-        let reach = match p.role {
-            Role::King => KING_MOVES[from.index()],
-            Role::Advisor => ADVISOR_MOVES[from.index()],
-            Role::Elephant => elephant_attacks(from, occ),
-            Role::Horse => horse_attacks(from, occ),
-            Role::Rook => rook_attacks(from, occ),
-            Role::Cannon if self.piece_at(to).is_some() => cannon_captures(from, occ),
-            Role::Cannon => rook_attacks(from, occ) & !occ,
-            Role::Pawn => pawn_attacks(us, from),
-        };
+        let reach = move_targets(us, p.role, from, occ, self.piece_at(to).is_some());
         if reach & to.bit() == 0 {
             return false;
         }

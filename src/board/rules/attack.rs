@@ -25,10 +25,7 @@
 //!
 //! The generator, the verifier, the engine and the match runner all use these functions.
 
-use crate::board::attacks::{
-    cannon_captures, elephant_attacks, horse_attacks, pawn_attacks, rook_attacks, ADVISOR_MOVES,
-    KING_MOVES,
-};
+use crate::board::attacks::move_targets;
 use crate::board::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 
 fn same_file(a: Square, b: Square) -> bool {
@@ -101,15 +98,8 @@ fn protected(pos: &Position, m: Move) -> bool {
         let Some(p) = pos.piece_at(a) else {
             continue;
         };
-        let reach = match p.role {
-            Role::King => KING_MOVES[a.index()],
-            Role::Advisor => ADVISOR_MOVES[a.index()],
-            Role::Elephant => elephant_attacks(a, occ),
-            Role::Horse => horse_attacks(a, occ),
-            Role::Rook => rook_attacks(a, occ),
-            Role::Cannon => cannon_captures(a, occ),
-            Role::Pawn => pawn_attacks(them, a),
-        };
+        // a take-back is a capture
+        let reach = move_targets(them, p.role, a, occ, true);
         if reach & tb == 0 {
             continue;
         }

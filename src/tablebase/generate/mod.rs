@@ -369,15 +369,14 @@ pub fn generate_sparse(
         g.check_fault()?;
         g.safe_point(Step::Levels { next: 0 })?;
     }
-    // the start pass's counters, for step 4 (see [`start_counts`]; a resumed generation
-    // counts again)
-    let counts = match cycles && resumed.is_none() {
-        true => {
+    // the start pass's counters, for step 4 (see [`start_counts`]): a saving only, so a
+    // resumed generation, or one whose work file cannot be written, counts again
+    let counts = (cycles && resumed.is_none())
+        .then(|| {
             let path = slots::work_path(material, opts.work_dir, "counts");
-            Some(start_counts::StartCounts::save(&g, &path)?)
-        }
-        false => None,
-    };
+            start_counts::StartCounts::save(&g, &path).ok()
+        })
+        .flatten();
 
     if let Some(from) = resume::levels_from(resumed) {
         let pb = Phase::begin(opts.progress, &job, "retrograde levels", 0);
